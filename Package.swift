@@ -1,0 +1,36 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "citysim",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "DispatchCore", targets: ["DispatchCore"]),
+        .library(name: "EventEngine", targets: ["EventEngine"]),
+        .library(name: "CitySim", targets: ["CitySim"]),
+        .executable(name: "citysim", targets: ["citysim"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CGSL", pkgConfig: "gsl", providers: [.apt(["libgsl-dev"])]),
+        // The event engine: a clock and an event heap. No taxi words.
+        .target(name: "EventEngine"),
+        // The dispatch core: pure, no clock, no randomness, no I/O.
+        .target(name: "DispatchCore"),
+        // The city model and simulator that drives DispatchCore through its command API.
+        .target(name: "CitySim", dependencies: [
+            "DispatchCore", "EventEngine", "CGSL",
+            .product(name: "Yams", package: "Yams"),
+        ]),
+        .executableTarget(name: "citysim", dependencies: [
+            "CitySim", "DispatchCore",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .testTarget(name: "DispatchCoreTests", dependencies: ["DispatchCore"]),
+        .testTarget(name: "EventEngineTests", dependencies: ["EventEngine"]),
+        .testTarget(name: "CitySimTests", dependencies: ["CitySim", "DispatchCore"]),
+    ]
+)
