@@ -1,0 +1,75 @@
+/// Estimates driving times and road distances in the city. Hosts provide one;
+/// the core uses it for ETAs (D8, D14), the closest-available-taxi search (D6)
+/// and the maximum allowed delay (D9).
+///
+/// Invariant: `lowerBoundTravelTime(straightLineDistance: d, departingAt: t)`
+/// never exceeds `travelTime(from: a, to: b, departingAt: t)` for any `a`, `b`
+/// at least `d` metres apart in a straight line — the spatial search relies on it.
+public protocol TravelTimeEstimator: Sendable {
+    /// Estimated driving time in seconds from `origin` to `destination` leaving at `time`.
+    func travelTime(from origin: Position, to destination: Position, departingAt time: Double) -> Double
+    /// Estimated road distance in metres.
+    func roadDistance(from origin: Position, to destination: Position) -> Double
+    /// A lower bound on the driving time between any two points `straightLineDistance` apart.
+    func lowerBoundTravelTime(straightLineDistance: Double, departingAt time: Double) -> Double
+}
+
+/// How road distance relates to the straight line between two points.
+public enum DistanceMetric: String, Sendable, Codable, CaseIterable {
+    /// Rectilinear (grid streets): |dx| + |dy|.
+    case manhattan
+    /// Straight line.
+    case euclidean
+}
+
+/// The standard estimator: a distance metric times a detour factor, driven at
+/// a speed that depends on the hour of the day (traffic).
+///
+/// Invariant: `detourFactor >= 1`, exactly 24 hourly speeds, each finite and > 0.
+public struct GridTravelModel: TravelTimeEstimator, Equatable {
+    public let metric: DistanceMetric
+    public let detourFactor: Double
+    /// Speed in m/s for each hour of the day 0…23.
+    public let speedByHour: [Double]
+
+    /// - Throws: `DispatchError.invalidConfiguration` on a bad factor or profile.
+    public init(metric: DistanceMetric, detourFactor: Double, speedByHour: [Double]) throws(DispatchError) {
+        guard detourFactor.isFinite, detourFactor >= 1 else {
+            throw .invalidConfiguration("detour factor must be >= 1 (got \(detourFactor))")
+        }
+        guard speedByHour.count == 24, speedByHour.allSatisfy({ $0.isFinite && $0 > 0 }) else {
+            throw .invalidConfiguration("speed profile needs 24 finite speeds > 0")
+        }
+        self.metric = metric
+        self.detourFactor = detourFactor
+        self.speedByHour = speedByHour
+    }
+
+    /// A model with the same speed at every hour, in m/s.
+    public init(metric: DistanceMetric = .manhattan, detourFactor: Double = 1, speed: Double) throws(DispatchError) {
+        try self.init(metric: metric, detourFactor: detourFactor, speedByHour: Array(repeating: speed, count: 24))
+    }
+
+    /// Speed in m/s at simulated time `time` (seconds since midnight of day 0).
+    @inlinable
+    public func speed(at time: Double) -> Double {
+        let hour = Int((time / 3600).rounded(.down)) % 24
+        return speedByHour[hour < 0 ? hour + 24 : hour]
+    }
+
+    public func roadDistance(from origin: Position, to destination: Position) -> Double {
+        switch metric {
+        case .manhattan: return origin.manhattanDistance(to: destination) * detourFactor
+        case .euclidean: return origin.euclideanDistance(to: destination) * detourFactor
+        }
+    }
+
+    public func travelTime(from origin: Position, to destination: Position, departingAt time: Double) -> Double {
+        roadDistance(from: origin, to: destination) / speed(at: time)
+    }
+
+    /// L1 ≥ L2, so the straight line times the detour factor bounds both metrics from below.
+    public func lowerBoundTravelTime(straightLineDistance: Double, departingAt time: Double) -> Double {
+        straightLineDistance * detourFactor / speed(at: time)
+    }
+}

@@ -1,0 +1,55 @@
+// MARK: - Invariants (design principle 4)
+
+extension DispatchCore {
+    /// Every broken invariant, described; empty when the core is sound.
+    /// Tests call it after every command; hosts may call it in debug builds.
+    /// - Complexity: O(drivers + requests + zones).
+    public func invariantViolations() -> [String] {
+        var problems = queues.invariantViolations()
+        var expectedInIndex: [Int32: Position] = [:]
+        var engagedRequestOfDriver: [Int32: RequestID] = [:]
+        for (slot, driver) in drivers.enumerated() {
+            let s = Int32(slot)
+            switch driver.status {
+            case .available(let zone):
+                expectedInIndex[s] = driver.position
+                if queues.zoneOfSlot[slot] != Int32(zone.index) {
+                    problems.append("\(driver.id) is available in \(zone) but queued in \(queues.zoneOfSlot[slot])")
+                }
+                if city.unsafeZoneIndex(driver.position) != zone.index {
+                    problems.append("\(driver.id) is queued in \(zone) but stands in another zone")
+                }
+            case .offered(let r), .toPickup(let r), .onRide(let r):
+                engagedRequestOfDriver[s] = r
+                fallthrough
+            default:
+                if queues.zoneOfSlot[slot] >= 0 { problems.append("\(driver.id) is \(driver.status) yet queued") }
+            }
+        }
+        problems += index.invariantViolations(expected: expectedInIndex)
+        var engagedDriverOfRequest: [RequestID: DriverID] = [:]
+        for request in requests {
+            switch request.status {
+            case .offered(let d), .accepted(let d), .pickedUp(let d):
+                engagedDriverOfRequest[request.id] = d
+                guard let slot = driverSlot[d] else { problems.append("\(request.id) names unknown \(d)"); continue }
+                let expected: DriverStatus = switch request.status {
+                case .offered: .offered(request.id)
+                case .accepted: .toPickup(request.id)
+                default: .onRide(request.id)
+                }
+                if drivers[Int(slot)].status != expected {
+                    problems.append("\(request.id) is \(request.status) but \(d) is \(drivers[Int(slot)].status)")
+                }
+            default: break
+            }
+            let isOpen = !request.isReservation && !request.status.isTerminal
+            let recorded = openRequestOfCustomer[request.customer].map { requests[Int($0)].id == request.id } ?? false
+            if isOpen != recorded { problems.append("\(request.id): open-request record of \(request.customer) is wrong (D12)") }
+        }
+        for (slot, request) in engagedRequestOfDriver where engagedDriverOfRequest[request] != drivers[Int(slot)].id {
+            problems.append("\(drivers[Int(slot)].id) is engaged in \(request), which does not name it")
+        }
+        return problems
+    }
+}

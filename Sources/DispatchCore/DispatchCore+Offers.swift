@@ -1,0 +1,194 @@
+// MARK: - Offers and waiting requests: D3–D7, D9, D11
+
+extension DispatchCore {
+    func openRequest(_ slot: Int32) -> OpenRequest {
+        let r = requests[Int(slot)]
+        return OpenRequest(slot: slot, id: r.id, origin: r.origin, originZone: r.originZone, requestedAt: r.requestedAt)
+    }
+
+    /// Finds a taxi for a request now (or queues it for the batch window); with
+    /// no taxi the customer waits out their patience or is told "no taxi" (D7).
+    func dispatch(_ slot: Int32, effects: inout [Effect]) {
+        requests[Int(slot)].status = .pending
+        if let window = policy.batchWindow {
+            wait(slot)
+            scheduleBatchEpoch(window: window, effects: &effects)
+            return
+        }
+        if let choice = policy.selectTaxi(for: openRequest(slot), in: view) {
+            offer(slot, to: choice.taxi.slot, effects: &effects)
+        } else {
+            noTaxiNow(slot, effects: &effects)
+        }
+    }
+
+    /// D7: reject at once, or let the customer wait until their deadline.
+    func noTaxiNow(_ slot: Int32, effects: inout [Effect]) {
+        let request = requests[Int(slot)]
+        if now < request.patienceDeadline {
+            if !request.waiting { effects.append(.waitingForTaxi(request.id, until: request.patienceDeadline)) }
+            wait(slot)
+        } else {
+            finish(slot, as: request.isReservation ? .expired : .rejected)
+            effects.append(request.isReservation
+                ? .requestExpired(request.id, request.customer)
+                : .noTaxiAvailable(request.id, request.customer))
+        }
+    }
+
+    private func wait(_ slot: Int32) {
+        guard !requests[Int(slot)].waiting else { return }
+        requests[Int(slot)].waiting = true
+        waiting.append(slot)
+    }
+
+    /// D3: offer the request to the taxi until the offer lapses (D4).
+    func offer(_ slot: Int32, to taxi: Int32, effects: inout [Effect]) {
+        countFIFOViolation(slot, chosen: taxi)
+        leaveQueue(taxi)
+        let id = requests[Int(slot)].id
+        drivers[Int(taxi)].status = .offered(id)
+        requests[Int(slot)].status = .offered(drivers[Int(taxi)].id)
+        requests[Int(slot)].offerGeneration &+= 1
+        let expiry = now + rules.offerTimeout
+        effects.append(.offer(drivers[Int(taxi)].id, id, expiresAt: expiry))
+        effects.append(.wake(at: expiry, TimerID(kind: .offerTimeout, request: id,
+                                                 generation: requests[Int(slot)].offerGeneration)))
+        statistics.offersSent += 1
+    }
+
+    /// D15: the offer should go to the longest-waiting eligible taxi of the origin zone.
+    private func countFIFOViolation(_ slot: Int32, chosen: Int32) {
+        let request = openRequest(slot)
+        if let first = view.firstInQueue(of: request.originZone, where: { view.isEligible($0, for: request) }),
+           first.slot != chosen {
+            statistics.fifoViolations += 1
+        }
+    }
+
+    /// Takes back an open offer of the request; the driver keeps their queue place.
+    func withdrawOffer(of slot: Int32, effects: inout [Effect]) {
+        guard case .offered(let driver) = requests[Int(slot)].status else { return }
+        let taxi = driverSlot[driver]!
+        rejoinQueue(taxi, stamp: queues.stamp[Int(taxi)])
+        effects.append(.offerWithdrawn(driver, requests[Int(slot)].id))
+    }
+
+    /// Offers waiting requests, oldest first, to taxis that have become available.
+    func serveWaitingRequests(effects: inout [Effect]) {
+        guard policy.batchWindow == nil else { return }
+        var position = waitingHead
+        while position < waiting.count, index.count > 0 {
+            let slot = waiting[position]
+            position += 1
+            guard requests[Int(slot)].status == .pending else { continue }
+            if let choice = policy.selectTaxi(for: openRequest(slot), in: view) {
+                requests[Int(slot)].waiting = false
+                offer(slot, to: choice.taxi.slot, effects: &effects)
+            }
+        }
+        compactWaiting()
+    }
+
+    /// Drops entries at the front that no longer wait; rebuilds when mostly stale.
+    func compactWaiting() {
+        while waitingHead < waiting.count, requests[Int(waiting[waitingHead])].status != .pending {
+            requests[Int(waiting[waitingHead])].waiting = false
+            waitingHead += 1
+        }
+        if waitingHead > 1024, waitingHead * 2 > waiting.count {
+            waiting.removeFirst(waitingHead)
+            waitingHead = 0
+        }
+    }
+
+    // MARK: Timers
+
+    func timerFired(_ timer: TimerID, effects: inout [Effect]) throws(DispatchError) {
+        if timer.kind == .batchEpoch {
+            if timer.generation == batchEpochGeneration, batchEpochDue != nil { runBatch(effects: &effects) }
+            return
+        }
+        let slot = try slot(of: timer.request)
+        let request = requests[Int(slot)]
+        switch timer.kind {
+        case .offerTimeout:  // D4
+            guard case .offered(let driver) = request.status, timer.generation == request.offerGeneration else { return }
+            let taxi = driverSlot[driver]!
+            statistics.offersTimedOut += 1
+            requests[Int(slot)].excluded.append(taxi)
+            effects.append(.offerWithdrawn(driver, request.id))
+            switch rules.onTimeout {
+            case .requeue: joinQueueTail(taxi)
+            case .disconnect: drivers[Int(taxi)].status = .unavailable
+            }
+            dispatch(slot, effects: &effects)
+            if rules.onTimeout == .requeue { serveWaitingRequests(effects: &effects) }
+        case .maximumAllowedDelay:  // D9
+            guard case .accepted(let driver) = request.status, timer.generation == request.assignmentGeneration else { return }
+            let taxi = driverSlot[driver]!
+            statistics.madReassignments += 1
+            drivers[Int(taxi)].status = .unavailable
+            effects.append(.assignmentRevoked(driver, request.id))
+            requests[Int(slot)].excluded.append(taxi)
+            // The customer was promised a taxi: they wait for the next one at least as long as the slack.
+            let deadline = max(request.patienceDeadline, now + rules.madSlack)
+            if deadline > request.patienceDeadline {
+                requests[Int(slot)].patienceDeadline = deadline
+                effects.append(.wake(at: deadline, TimerID(kind: .patience, request: request.id, generation: 0)))
+            }
+            dispatch(slot, effects: &effects)
+        case .patience:
+            switch request.status {
+            case .pending, .offered:
+                guard now >= request.patienceDeadline else { return }
+                withdrawOffer(of: slot, effects: &effects)
+                finish(slot, as: .expired)
+                effects.append(.requestExpired(request.id, request.customer))
+                serveWaitingRequests(effects: &effects)
+            default: return
+            }
+        case .reservationAllocation:  // D11
+            guard request.status == .scheduled else { return }
+            dispatch(slot, effects: &effects)
+        case .batchEpoch:
+            return
+        }
+    }
+
+    // MARK: Batch windows
+
+    private func scheduleBatchEpoch(window: Double, effects: inout [Effect]) {
+        guard batchEpochDue == nil else { return }
+        let due = now + window
+        batchEpochDue = due
+        batchEpochGeneration &+= 1
+        effects.append(.wake(at: due, TimerID(kind: .batchEpoch, request: RequestID(-1), generation: batchEpochGeneration)))
+    }
+
+    /// The end of a window: the policy matches every waiting request at once;
+    /// the unmatched wait on or, past their patience, get "no taxi" (D7).
+    private func runBatch(effects: inout [Effect]) {
+        batchEpochDue = nil
+        var open: [Int32] = []
+        for slot in waiting[waitingHead...] where requests[Int(slot)].status == .pending {
+            open.append(slot)
+        }
+        waiting.removeAll(keepingCapacity: true)
+        waitingHead = 0
+        for slot in open { requests[Int(slot)].waiting = false }
+        let choices = policy.assign(open.map(openRequest), in: view)
+        var used = Set<Int32>()
+        for (slot, choice) in zip(open, choices) {
+            if let taxi = choice?.taxi.slot, index.contains(taxi), used.insert(taxi).inserted,
+               !requests[Int(slot)].excluded.contains(taxi) {
+                offer(slot, to: taxi, effects: &effects)
+            } else {
+                noTaxiNow(slot, effects: &effects)
+            }
+        }
+        if waitingHead < waiting.count, let window = policy.batchWindow {
+            scheduleBatchEpoch(window: window, effects: &effects)
+        }
+    }
+}

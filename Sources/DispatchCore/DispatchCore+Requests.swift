@@ -1,0 +1,179 @@
+// MARK: - Requests and rides: D3, D7–D13
+
+extension DispatchCore {
+    func requestRide(_ id: RequestID, customer: CustomerID, origin: Position, destination: Position,
+                     patience: Double, effects: inout [Effect]) throws(DispatchError) {
+        guard requestSlot[id] == nil else { throw .duplicateRequest(id) }
+        let zone = try city.zone(of: origin)
+        _ = try city.zone(of: destination)
+        guard patience >= 0 else { throw .invalidPatience(patience) }  // also rejects NaN
+        if let open = openRequestOfCustomer[customer] {  // D12
+            throw .customerHasOpenRequest(customer, open: requests[Int(open)].id)
+        }
+        let slot = addRequest(RequestRecord(
+            id: id, customer: customer, origin: origin, destination: destination, originZone: zone,
+            requestedAt: now, meetingTime: nil, status: .pending, patienceDeadline: now + patience))
+        openRequestOfCustomer[customer] = slot
+        if patience > 0, patience.isFinite {
+            effects.append(.wake(at: now + patience, TimerID(kind: .patience, request: id, generation: 0)))
+        }
+        dispatch(slot, effects: &effects)
+    }
+
+    func reserveRide(_ id: RequestID, customer: CustomerID, origin: Position, destination: Position,
+                     meetingTime: Double, effects: inout [Effect]) throws(DispatchError) {
+        guard requestSlot[id] == nil else { throw .duplicateRequest(id) }
+        let zone = try city.zone(of: origin)
+        _ = try city.zone(of: destination)
+        guard meetingTime.isFinite else { throw .invalidTime(meetingTime) }
+        let earliest = now + rules.reservationMinimumLead
+        guard meetingTime >= earliest else { throw .reservationTooSoon(meetingTime: meetingTime, earliestAllowed: earliest) }
+        // The customer waits for an allocation until the meeting time at the latest.
+        _ = addRequest(RequestRecord(
+            id: id, customer: customer, origin: origin, destination: destination, originZone: zone,
+            requestedAt: now, meetingTime: meetingTime, status: .scheduled, patienceDeadline: meetingTime))
+        let allocation = meetingTime - rules.allocationLead
+        effects.append(.reservationConfirmed(id, allocationAt: allocation))
+        effects.append(.wake(at: allocation, TimerID(kind: .reservationAllocation, request: id, generation: 0)))
+        effects.append(.wake(at: meetingTime, TimerID(kind: .patience, request: id, generation: 0)))
+    }
+
+    private func addRequest(_ record: RequestRecord) -> Int32 {
+        let slot = Int32(requests.count)
+        requestSlot[record.id] = slot
+        requests.append(record)
+        return slot
+    }
+
+    /// D10, D11: cancel before a driver accepted; a reservation only until the cut-off.
+    func cancel(_ id: RequestID, by customer: CustomerID, effects: inout [Effect]) throws(DispatchError) {
+        let slot = try slot(of: id)
+        let request = requests[Int(slot)]
+        guard request.customer == customer else { throw .notAParty(id) }
+        switch request.status {
+        case .scheduled, .pending, .offered: break
+        default: throw .illegalRequestTransition(id, state: request.status, command: "be cancelled")
+        }
+        if let meeting = request.meetingTime, now > meeting - rules.reservationCancelCutoff {
+            throw .cancellationWindowClosed(id, closedAt: meeting - rules.reservationCancelCutoff)
+        }
+        withdrawOffer(of: slot, effects: &effects)
+        finish(slot, as: .cancelled)
+        effects.append(.requestCancelled(id))
+        serveWaitingRequests(effects: &effects)
+    }
+
+    func accept(_ driver: DriverID, _ id: RequestID, effects: inout [Effect]) throws(DispatchError) {
+        let (driverSlot, slot) = try offerPair(driver, id, command: "accept")
+        var request = requests[Int(slot)]
+        let eta = travel.travelTime(from: drivers[Int(driverSlot)].position, to: request.origin, departingAt: now)
+        drivers[Int(driverSlot)].status = .toPickup(id)
+        request.status = .accepted(driver)
+        request.assignmentGeneration &+= 1
+        let code = drivers[Int(driverSlot)].taxiCode
+        effects.append(request.everAccepted
+            ? .reassigned(id, request.customer, taxiCode: code, eta: eta)
+            : .customerNotified(id, request.customer, taxiCode: code, eta: eta))
+        request.everAccepted = true
+        // D9: the maximum allowed delay; a reservation's taxi need not come before the meeting time.
+        var deadline = now + rules.madFactor * eta + rules.madSlack
+        if let meeting = request.meetingTime { deadline = max(deadline, meeting + rules.madSlack) }
+        effects.append(.wake(at: deadline, TimerID(kind: .maximumAllowedDelay, request: id,
+                                                   generation: request.assignmentGeneration)))
+        requests[Int(slot)] = request
+        statistics.offersAccepted += 1
+    }
+
+    /// D5: the request passes on; the decliner leaves the queue or goes to its tail.
+    func decline(_ driver: DriverID, _ id: RequestID, effects: inout [Effect]) throws(DispatchError) {
+        let (driverSlot, slot) = try offerPair(driver, id, command: "decline")
+        statistics.offersDeclined += 1
+        requests[Int(slot)].excluded.append(driverSlot)
+        requests[Int(slot)].status = .pending
+        switch rules.onDecline {
+        case .unavailable: drivers[Int(driverSlot)].status = .unavailable
+        case .requeue: joinQueueTail(driverSlot)
+        }
+        dispatch(slot, effects: &effects)
+        if rules.onDecline == .requeue { serveWaitingRequests(effects: &effects) }
+    }
+
+    /// The driver and request slots of an open offer, or the error explaining why there is none.
+    private func offerPair(_ driver: DriverID, _ id: RequestID, command: String) throws(DispatchError) -> (Int32, Int32) {
+        let driverSlot = try slot(of: driver)
+        let slot = try slot(of: id)
+        guard case .offered(let offered) = drivers[Int(driverSlot)].status else {
+            throw .illegalDriverTransition(driver, state: drivers[Int(driverSlot)].status, command: command)
+        }
+        guard offered == id, requests[Int(slot)].status == .offered(driver) else { throw .notOfferedToDriver(id, driver) }
+        return (driverSlot, slot)
+    }
+
+    func pickedUp(_ driver: DriverID, _ id: RequestID, effects: inout [Effect]) throws(DispatchError) {
+        let driverSlot = try slot(of: driver)
+        let slot = try slot(of: id)
+        guard drivers[Int(driverSlot)].status == .toPickup(id) else {
+            throw .illegalDriverTransition(driver, state: drivers[Int(driverSlot)].status, command: "pick up \(id)")
+        }
+        drivers[Int(driverSlot)].status = .onRide(id)
+        drivers[Int(driverSlot)].position = requests[Int(slot)].origin
+        requests[Int(slot)].status = .pickedUp(driver)
+        requests[Int(slot)].pickedUpAt = now
+        if rules.fare.chargeAt == .pickup {  // D13: the minimum fare at pickup
+            requests[Int(slot)].charged = rules.fare.minimum
+            effects.append(.fareCharged(id, driver, amount: rules.fare.minimum))
+        }
+    }
+
+    func droppedOff(_ driver: DriverID, _ id: RequestID, at position: Position, effects: inout [Effect]) throws(DispatchError) {
+        let driverSlot = try slot(of: driver)
+        let slot = try slot(of: id)
+        _ = try city.zone(of: position)
+        guard drivers[Int(driverSlot)].status == .onRide(id) else {
+            throw .illegalDriverTransition(driver, state: drivers[Int(driverSlot)].status, command: "drop off \(id)")
+        }
+        let request = requests[Int(slot)]
+        let fare = rules.fare.fare(metres: travel.roadDistance(from: request.origin, to: request.destination),
+                                   seconds: now - request.pickedUpAt)
+        let due = fare - request.charged
+        if due > 0 {
+            requests[Int(slot)].charged = fare
+            effects.append(.fareCharged(id, driver, amount: due))
+        }
+        drivers[Int(driverSlot)].status = .unavailable
+        drivers[Int(driverSlot)].position = position
+        finish(slot, as: .completed)
+        effects.append(.rideCompleted(id, driver))
+    }
+
+    /// D13: after the ride each side may report the other, once.
+    func report(_ reporter: Reporter, _ id: RequestID, effects: inout [Effect]) throws(DispatchError) {
+        let slot = try slot(of: id)
+        let request = requests[Int(slot)]
+        guard request.status == .completed else { throw .reportNotAllowed(id, reason: "the ride has not ended") }
+        switch reporter {
+        case .customer(let customer):
+            guard customer == request.customer else { throw .notAParty(id) }
+            guard !request.reportedByCustomer else { throw .reportNotAllowed(id, reason: "already reported by the customer") }
+            let driverSlot = request.servedBy
+            requests[Int(slot)].reportedByCustomer = true
+            drivers[Int(driverSlot)].badEvaluations += 1
+            effects.append(.reportRecorded(id, count: drivers[Int(driverSlot)].badEvaluations))
+        case .driver(let driver):
+            let driverSlot = request.servedBy
+            guard drivers[Int(driverSlot)].id == driver else { throw .notAParty(id) }
+            guard !request.reportedByDriver else { throw .reportNotAllowed(id, reason: "already reported by the driver") }
+            requests[Int(slot)].reportedByDriver = true
+            customerBadEvaluations[request.customer, default: 0] += 1
+            effects.append(.reportRecorded(id, count: customerBadEvaluations[request.customer]!))
+        }
+    }
+
+    /// Ends a request in a terminal state and frees the customer for a new one (D12).
+    func finish(_ slot: Int32, as status: RequestStatus) {
+        let request = requests[Int(slot)]
+        if case .pickedUp(let driver) = request.status { requests[Int(slot)].servedBy = driverSlot[driver]! }
+        requests[Int(slot)].status = status
+        if openRequestOfCustomer[request.customer] == slot { openRequestOfCustomer[request.customer] = nil }
+    }
+}

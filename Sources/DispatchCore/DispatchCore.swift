@@ -1,0 +1,167 @@
+/// The taxi dispatch core: zones and their queues, drivers, requests, offers
+/// and reservations, driven by `Command`s and answering with `Effect`s.
+///
+/// The core never reads a clock, sleeps, draws random numbers or does I/O: the
+/// host passes the time with every command and turns `Effect.wake` into a
+/// timer (the simulator's event heap, or the service's real timers). The
+/// simulator and the HTTP service run this same type.
+///
+/// Invariants (checked by `invariantViolations()`): a taxi is in at most one
+/// zone queue, exactly when it is available; queue order is enqueue order
+/// (D15) — D4/D5 moves re-enqueue at the tail; a driver engaged in an offer or
+/// ride and its request point at each other, so a taxi serves at most one
+/// ride; every request is in exactly one state; a refused command changes nothing.
+///
+/// ```swift
+/// let city = try CityGeometry(width: 10_000, height: 10_000, zoneArea: 2_000_000)
+/// let core = try DispatchCore(city: city, travel: GridTravelModel(speed: 8.3), policy: ZoneFIFOPolicy())
+/// _ = try core.handle(.addDriver(DriverID(1), taxiCode: "TX-1"), at: 0)
+/// _ = try core.handle(.startShift(DriverID(1), at: Position(x: 500, y: 500)), at: 0)
+/// _ = try core.handle(.setAvailable(DriverID(1), true), at: 0)
+/// let effects = try core.handle(.requestRide(RequestID(1), customer: CustomerID(7),
+///     origin: Position(x: 900, y: 400), destination: Position(x: 5000, y: 5000), patience: 0), at: 10)
+/// // effects: [.offer(driver 1, request 1, expiresAt: 70), .wake(at: 70, offer timeout)]
+/// ```
+public final class DispatchCore {
+    public let city: CityGeometry
+    public let travel: any TravelTimeEstimator
+    public let rules: DispatchRules
+    public let policy: any DispatchPolicy
+    /// The time of the last accepted command, seconds.
+    public internal(set) var now: Double = 0
+    public internal(set) var statistics = DispatchStatistics()
+
+    var drivers: [DriverRecord] = []
+    var driverSlot: [DriverID: Int32] = [:]
+    var requests: [RequestRecord] = []
+    var requestSlot: [RequestID: Int32] = [:]
+    var queues: ZoneQueues
+    var index: AvailableTaxiIndex
+    /// D12: each customer's open immediate request.
+    var openRequestOfCustomer: [CustomerID: Int32] = [:]
+    /// D13: bad evaluations received by customers from drivers.
+    var customerBadEvaluations: [CustomerID: Int] = [:]
+    /// Requests waiting for a taxi, oldest first (lazy: entries no longer waiting are skipped).
+    var waiting: [Int32] = []
+    var waitingHead = 0
+    /// Batch policies: the time of the scheduled end of the current window.
+    var batchEpochDue: Double?
+    var batchEpochGeneration: UInt32 = 0
+
+    /// - Parameters:
+    ///   - spatialCellSide: cell size of the closest-taxi index in metres
+    ///     (default: the zone side, at most 1 km).
+    /// - Throws: `DispatchError.invalidConfiguration` when the rules are invalid.
+    public init(city: CityGeometry, travel: any TravelTimeEstimator, policy: any DispatchPolicy,
+                rules: DispatchRules = DispatchRules(), spatialCellSide: Double? = nil) throws(DispatchError) {
+        try rules.validate()
+        let cell = spatialCellSide ?? min(city.zoneSide, 1000)
+        guard cell.isFinite, cell > 0 else { throw .invalidConfiguration("spatial cell side must be > 0 (got \(cell))") }
+        self.city = city
+        self.travel = travel
+        self.policy = policy
+        self.rules = rules
+        queues = ZoneQueues(zoneCount: city.zoneCount)
+        index = AvailableTaxiIndex(width: city.width, height: city.height, cellSide: cell)
+    }
+
+    // MARK: - Commands
+
+    /// Handles one command at `time` and returns its effects.
+    /// - Throws: `DispatchError`; the core is then exactly as before the call.
+    public func handle(_ command: Command, at time: Double) throws(DispatchError) -> [Effect] {
+        var effects: [Effect] = []
+        try handle(command, at: time, into: &effects)
+        return effects
+    }
+
+    /// Handles one command at `time`, appending its effects to `effects`
+    /// (hosts that handle many commands reuse one buffer).
+    /// - Throws: `DispatchError`; the core and `effects` are then exactly as before the call.
+    public func handle(_ command: Command, at time: Double, into effects: inout [Effect]) throws(DispatchError) {
+        guard time.isFinite, time >= 0 else { throw .invalidTime(time) }
+        guard time >= now else { throw .timeWentBackwards(now: time, last: now) }
+        let previous = now
+        now = time
+        do {
+            try apply(command, into: &effects)
+        } catch {
+            now = previous
+            throw error
+        }
+    }
+
+    private func apply(_ command: Command, into effects: inout [Effect]) throws(DispatchError) {
+        switch command {
+        case .addDriver(let id, let code): try addDriver(id, taxiCode: code)
+        case .startShift(let id, let position): try startShift(id, at: position)
+        case .endShift(let id): try endShift(id)
+        case .setAvailable(let id, let available): try setAvailable(id, available, effects: &effects)
+        case .updatePosition(let id, let position): try updatePosition(id, position)
+        case .requestRide(let id, let customer, let origin, let destination, let patience):
+            try requestRide(id, customer: customer, origin: origin, destination: destination,
+                            patience: patience, effects: &effects)
+        case .reserveRide(let id, let customer, let origin, let destination, let meeting):
+            try reserveRide(id, customer: customer, origin: origin, destination: destination,
+                            meetingTime: meeting, effects: &effects)
+        case .cancel(let id, let customer): try cancel(id, by: customer, effects: &effects)
+        case .accept(let driver, let request): try accept(driver, request, effects: &effects)
+        case .decline(let driver, let request): try decline(driver, request, effects: &effects)
+        case .pickedUp(let driver, let request): try pickedUp(driver, request, effects: &effects)
+        case .droppedOff(let driver, let request, let position):
+            try droppedOff(driver, request, at: position, effects: &effects)
+        case .timerFired(let timer): try timerFired(timer, effects: &effects)
+        case .report(let reporter, let request): try report(reporter, request, effects: &effects)
+        case .queueStatus(let position):
+            let zone = try city.zone(of: position)
+            effects.append(.queueStatus(zone, length: Int(queues.count[zone.index])))
+        case .estimateArrival(let position):
+            _ = try city.zone(of: position)
+            let nearest = view.nearestAvailableTaxis(to: position, count: 1) { _ in true }.first
+            effects.append(.arrivalEstimate(nearest.map { view.driver($0.taxi) }, eta: nearest?.eta))
+        }
+    }
+
+    var view: DispatchView { DispatchView(core: self) }
+
+    // MARK: - Lookups
+
+    func slot(of driver: DriverID) throws(DispatchError) -> Int32 {
+        guard let slot = driverSlot[driver] else { throw .unknownDriver(driver) }
+        return slot
+    }
+
+    func slot(of request: RequestID) throws(DispatchError) -> Int32 {
+        guard let slot = requestSlot[request] else { throw .unknownRequest(request) }
+        return slot
+    }
+
+    // MARK: - Queries
+
+    /// The driver's state, or nil for an unknown driver.
+    public func status(of driver: DriverID) -> DriverStatus? { driverSlot[driver].map { drivers[Int($0)].status } }
+
+    /// The request's state, or nil for an unknown request.
+    public func status(of request: RequestID) -> RequestStatus? { requestSlot[request].map { requests[Int($0)].status } }
+
+    /// The driver's last known position.
+    public func position(of driver: DriverID) -> Position? { driverSlot[driver].map { drivers[Int($0)].position } }
+
+    /// The available taxis of a zone, longest waiting first (D15).
+    public func queue(of zone: ZoneID) -> [DriverID] { queues.slots(in: zone.index).map { drivers[Int($0)].id } }
+
+    /// Number of available taxis in the whole city.
+    public var availableTaxiCount: Int { index.count }
+
+    /// D13: bad evaluations a driver has received.
+    public func badEvaluations(of driver: DriverID) -> Int? { driverSlot[driver].map { drivers[Int($0)].badEvaluations } }
+
+    /// D13: bad evaluations a customer has received.
+    public func badEvaluations(of customer: CustomerID) -> Int { customerBadEvaluations[customer] ?? 0 }
+
+    /// The taxi code of a driver.
+    public func taxiCode(of driver: DriverID) -> String? { driverSlot[driver].map { drivers[Int($0)].taxiCode } }
+
+    /// Every known request and its state, in the order they were made.
+    public var allRequests: [(RequestID, RequestStatus)] { requests.map { ($0.id, $0.status) } }
+}
