@@ -5,8 +5,8 @@ import Testing
     let city = try CityGeometry(width: 4000, height: 4000, zoneSide: 2000)
     let core = try DispatchCore(city: city, travel: GridTravelModel(speed: 10), policy: ZoneFIFOPolicy())
     for i in 1...2 {
-        _ = try core.handle(.addDriver(DriverID(i), taxiCode: "T\(i)"), at: 0)
-        _ = try core.handle(.startShift(DriverID(i), at: Position(x: 100 * Double(i), y: 100)), at: 0)
+        _ = try core.handle(.addDriver(DriverID(i), taxiCode: "T\(i)"), at: Double(i))
+        _ = try core.handle(.startShift(DriverID(i), at: Position(x: 100 * Double(i), y: 100)), at: Double(i))
         _ = try core.handle(.setAvailable(DriverID(i), true), at: Double(i))
     }
     let effects = try core.handle(.requestRide(RequestID(1), customer: CustomerID(1), origin: Position(x: 1500, y: 1500),
