@@ -1,0 +1,152 @@
+/// A priority queue of future events and the clock they move.
+///
+/// Events leave in the order of (time, priority, sequence number): earliest
+/// time first, then lowest priority value, then the order in which they were
+/// scheduled. The sequence number is given at ``schedule(_:at:priority:)``,
+/// so equal-time, equal-priority events come out first-in, first-out and the
+/// result never depends on the heap's layout.
+///
+/// Invariants: every pending event's time is finite and at or after ``now``;
+/// ``now`` never decreases; ``now`` is the time of the event popped last (or
+/// the start time before the first pop).
+///
+/// The host drives it in a plain loop; the hot path is inlinable, generic
+/// without existentials, and allocates nothing per event once capacity is
+/// reserved:
+///
+/// ```swift
+/// var queue = EventQueue<Job>()
+/// try queue.schedule(.arrive(1), at: 0.5)
+/// while let (time, job) = queue.popNext() {
+///     try queue.schedule(.leave(job.id), at: time + 3)
+/// }
+/// ```
+///
+/// Storage is a 4-ary min-heap in one flat array of (key, payload) entries:
+/// half the depth of a binary heap, and the four children of a node sit next
+/// to each other in memory.
+public struct EventQueue<Payload> {
+    /// One pending event: its ordering key and what the host attached to it.
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var key: EventKey
+        @usableFromInline var payload: Payload
+
+        @inlinable @inline(__always)
+        init(key: EventKey, payload: Payload) {
+            self.key = key
+            self.payload = payload
+        }
+    }
+
+    /// The heap: `entries[0]` runs next; each entry runs before its children
+    /// `4i+1 ... 4i+4`.
+    @usableFromInline var entries: ContiguousArray<Entry>
+    /// Sequence number for the next scheduled event.
+    @usableFromInline var nextSequence: UInt64
+    /// Backing store of ``now``.
+    @usableFromInline var clock: Double
+
+    /// Creates an empty queue whose clock starts at `startTime`.
+    ///
+    /// - Parameters:
+    ///   - startTime: the initial value of ``now``, in seconds. Must be finite.
+    ///   - minimumCapacity: pending events to make room for up front.
+    public init(startTime: Double = 0, minimumCapacity: Int = 0) {
+        precondition(startTime.isFinite, "EventQueue start time must be finite, got \(startTime)")
+        entries = []
+        entries.reserveCapacity(minimumCapacity)
+        nextSequence = 0
+        clock = startTime
+    }
+
+    /// The current simulation time in seconds: the time of the last popped event.
+    @inlinable
+    public var now: Double { clock }
+
+    /// The number of pending events.
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    public var count: Int { entries.count }
+
+    /// Whether no event is pending.
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// The time of the event ``popNext()`` would return, or `nil` when empty.
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    public var peekTime: Double? { entries.first?.key.time }
+
+    /// The number of events scheduled so far, popped or not.
+    @inlinable
+    public var scheduledCount: UInt64 { nextSequence }
+
+    /// Makes room for `minimumCapacity` pending events without reallocating.
+    ///
+    /// - Complexity: O(n)
+    public mutating func reserveCapacity(_ minimumCapacity: Int) {
+        entries.reserveCapacity(minimumCapacity)
+    }
+
+    /// Schedules `payload` to happen at `time`.
+    ///
+    /// - Parameters:
+    ///   - payload: what the host wants back from ``popNext()``.
+    ///   - time: simulation time in seconds; finite and not before ``now``.
+    ///   - priority: among events at the same time, lower values run first.
+    /// - Throws: ``EventEngineError/scheduledInThePast(time:now:)`` when
+    ///   `time < now`, ``EventEngineError/invalidTime(_:)`` when `time` is NaN
+    ///   or infinite. The queue is unchanged when it throws.
+    /// - Complexity: O(log₄ n); amortised O(1) allocation.
+    @inlinable
+    public mutating func schedule(_ payload: Payload, at time: Double, priority: Int = 0) throws(EventEngineError) {
+        // One comparison rejects both the past and NaN on the common path.
+        guard time >= clock, time < .infinity else {
+            if time.isNaN || time.isInfinite { throw .invalidTime(time) }
+            throw .scheduledInThePast(time: time, now: clock)
+        }
+        let key = EventKey(time: time, priority: priority, sequence: nextSequence)
+        nextSequence &+= 1
+        entries.append(Entry(key: key, payload: payload))
+        siftUpLast()
+    }
+
+    /// Schedules `payload` to happen `delay` seconds after ``now``.
+    ///
+    /// - Throws: as ``schedule(_:at:priority:)``; a negative delay is in the past.
+    /// - Complexity: O(log₄ n)
+    @inlinable
+    public mutating func schedule(_ payload: Payload, after delay: Double, priority: Int = 0) throws(EventEngineError) {
+        try schedule(payload, at: clock + delay, priority: priority)
+    }
+
+    /// Removes the next event, advances ``now`` to its time and returns it.
+    ///
+    /// - Returns: the event's time and payload, or `nil` when nothing is pending
+    ///   (the clock then stays where it is).
+    /// - Complexity: O(log₄ n)
+    @inlinable
+    public mutating func popNext() -> (time: Double, payload: Payload)? {
+        guard let entry = removeFirst() else { return nil }
+        clock = entry.key.time
+        return (entry.key.time, entry.payload)
+    }
+
+    /// Moves the clock forward to `time` without popping anything.
+    ///
+    /// - Precondition: `now <= time <= peekTime` (a pending event may not
+    ///   fall into the past).
+    @inlinable
+    mutating func advanceClock(to time: Double) {
+        precondition(time >= clock && time <= (peekTime ?? .infinity), "clock cannot move past a pending event or backwards")
+        clock = time
+    }
+}
+
+extension EventQueue: Sendable where Payload: Sendable {}
+extension EventQueue.Entry: Sendable where Payload: Sendable {}

@@ -1,0 +1,141 @@
+import Testing
+@testable import EventEngine
+
+/// Drains `queue`, returning (time, payload) pairs in pop order.
+private func drain<P>(_ queue: inout EventQueue<P>) -> [(time: Double, payload: P)] {
+    var popped: [(time: Double, payload: P)] = []
+    while let next = queue.popNext() { popped.append(next) }
+    return popped
+}
+
+@Suite struct EventQueueTests {
+    @Test func popsEventsInTimeOrder() throws {
+        var queue = EventQueue<String>()
+        try queue.schedule("c", at: 3)
+        try queue.schedule("a", at: 1)
+        try queue.schedule("d", at: 4.5)
+        try queue.schedule("b", at: 2)
+        #expect(drain(&queue).map(\.payload) == ["a", "b", "c", "d"])
+    }
+
+    @Test func popAdvancesTheClock() throws {
+        var queue = EventQueue<Int>(startTime: 10)
+        try queue.schedule(1, at: 12.5)
+        #expect(queue.now == 10)
+        #expect(queue.peekTime == 12.5)
+        _ = queue.popNext()
+        #expect(queue.now == 12.5)
+        #expect(queue.popNext() == nil)
+        #expect(queue.now == 12.5)
+    }
+
+    @Test func lowerPriorityValueRunsFirstAtTheSameTime() throws {
+        var queue = EventQueue<String>()
+        try queue.schedule("late", at: 5, priority: 2)
+        try queue.schedule("urgent", at: 5, priority: -1)
+        try queue.schedule("normal", at: 5)
+        try queue.schedule("earlier", at: 4, priority: 9)
+        #expect(drain(&queue).map(\.payload) == ["earlier", "urgent", "normal", "late"])
+    }
+
+    @Test func equalTimeAndPriorityComeOutFirstInFirstOut() throws {
+        var queue = EventQueue<Int>()
+        for value in 0..<100 { try queue.schedule(value, at: 7) }
+        #expect(drain(&queue).map(\.payload) == Array(0..<100))
+    }
+
+    @Test func schedulingInThePastThrows() throws {
+        var queue = EventQueue<Int>()
+        try queue.schedule(1, at: 5)
+        _ = queue.popNext()
+        #expect(throws: EventEngineError.scheduledInThePast(time: 4.999, now: 5)) {
+            try queue.schedule(2, at: 4.999)
+        }
+        #expect(throws: EventEngineError.scheduledInThePast(time: 4, now: 5)) {
+            try queue.schedule(2, after: -1)
+        }
+        #expect(queue.isEmpty)
+    }
+
+    @Test func schedulingAtNowIsAllowed() throws {
+        var queue = EventQueue<Int>(startTime: 3)
+        try queue.schedule(1, at: 3)
+        #expect(queue.popNext()?.time == 3)
+    }
+
+    @Test func nanAndInfiniteTimesThrow() {
+        var queue = EventQueue<Int>()
+        #expect(throws: EventEngineError.self) { try queue.schedule(1, at: .nan) }
+        #expect(throws: EventEngineError.invalidTime(.infinity)) { try queue.schedule(1, at: .infinity) }
+        #expect(queue.count == 0)
+        #expect(queue.scheduledCount == 0)
+    }
+
+    @Test func countAndPeekTrackPendingEvents() throws {
+        var queue = EventQueue<Int>(minimumCapacity: 8)
+        #expect(queue.isEmpty && queue.peekTime == nil)
+        try queue.schedule(1, at: 2)
+        try queue.schedule(2, at: 1)
+        #expect(queue.count == 2 && queue.peekTime == 1)
+        queue.reserveCapacity(1000)
+        #expect(queue.count == 2 && queue.scheduledCount == 2)
+    }
+
+    @Test func matchesASortedReferenceUnderRandomInterleaving() throws {
+        var random = SplitMix64(seed: 0xC17E_5EED)
+        var queue = EventQueue<Int>()
+        // Reference: pending events as (time, priority, sequence), sorted on each pop.
+        var reference: [(time: Double, priority: Int, sequence: Int)] = []
+        var sequence = 0
+        for _ in 0..<20_000 {
+            if reference.isEmpty || Double.random(in: 0..<1, using: &random) < 0.55 {
+                // Coarse times and few priorities so ties are common.
+                let time = queue.now + Double(Int.random(in: 0..<20, using: &random)) * 0.5
+                let priority = Int.random(in: -2...2, using: &random)
+                try queue.schedule(sequence, at: time, priority: priority)
+                reference.append((time, priority, sequence))
+                sequence += 1
+            } else {
+                reference.sort { ($0.time, $0.priority, $0.sequence) < ($1.time, $1.priority, $1.sequence) }
+                let expected = reference.removeFirst()
+                let next = queue.popNext()
+                let popped = try #require(next)
+                #expect(popped.time == expected.time && popped.payload == expected.sequence)
+            }
+            queue._checkInvariants()
+        }
+        reference.sort { ($0.time, $0.priority, $0.sequence) < ($1.time, $1.priority, $1.sequence) }
+        #expect(drain(&queue).map(\.payload) == reference.map(\.sequence))
+    }
+
+    @Test func holdsAndOrdersAMillionEvents() throws {
+        var random = SplitMix64(seed: 7)
+        var queue = EventQueue<UInt32>(minimumCapacity: 1_000_000)
+        for index in 0..<UInt32(1_000_000) {
+            try queue.schedule(index, at: Double.random(in: 0..<86_400, using: &random))
+        }
+        #expect(queue.count == 1_000_000)
+        queue._checkInvariants()
+        var previous = -Double.infinity
+        var popped = 0
+        while let (time, _) = queue.popNext() {
+            #expect(time >= previous)
+            previous = time
+            popped += 1
+        }
+        #expect(popped == 1_000_000)
+    }
+
+    @Test func holdPatternKeepsThePendingCount() throws {
+        var random = SplitMix64(seed: 11)
+        var queue = EventQueue<Int>()
+        for index in 0..<1000 { try queue.schedule(index, at: Double.random(in: 0..<1, using: &random)) }
+        for _ in 0..<100_000 {
+            let next = queue.popNext()
+            let (time, payload) = try #require(next)
+            try queue.schedule(payload, at: time + Double.random(in: 0..<2, using: &random))
+        }
+        #expect(queue.count == 1000)
+        queue._checkInvariants()
+    }
+}
