@@ -1,0 +1,110 @@
+extension Scenario {
+    /// `demand` — the customers: when they ask, where they go, how long they wait.
+    ///
+    /// Requests arrive as a Poisson process whose rate in hour `h` of the day is
+    /// `requests_per_hour × rate_factor_by_hour[h] × scale` (see `rate(atHour:)`).
+    public struct Demand: Sendable, Equatable, Encodable {
+        /// `requests_per_hour` — base arrival rate, requests per hour. Required, >= 0.
+        public var requestsPerHour: Double
+        /// `rate_factor_by_hour` — 24 multipliers of the base rate, one per hour of the day (index 0 = 00:00–01:00).
+        /// Each >= 0, default all 1.
+        public var rateFactorByHour: [Double]
+        /// `scale` — multiplies the whole rate (sweeps use it). Number >= 0, default 1.
+        public var scale: Double
+        /// `min_trip_km` — destinations closer than this (metric distance, km) to the origin are drawn again.
+        /// Number >= 0 and < the city's larger side, default 0.
+        public var minTripKm: Double
+        /// `reservations` — customers who reserve ahead instead of asking now (D11). Default: none.
+        public var reservations: Reservations
+        /// `patience` — how long a customer waits for a taxi to be assigned when none is available (D7).
+        /// A `DistributionSpec` of any kind; default `{ kind: zero }` (answered "no taxi available" at once).
+        public var patience: DistributionSpec
+        /// `cancellation` — customers who cancel before a driver accepts (D10). Default: nobody cancels.
+        public var cancellation: Cancellation
+        /// `customers` — size of the customer population that requests are drawn from; a customer has at
+        /// most one open immediate request (D12), so a request from a customer with an open one is refused.
+        /// 0 = every request comes from a new customer. Integer >= 0, default 0.
+        public var customers: Int
+
+        /// Arrival rate, requests per hour, during hour `hour` (0–23) of the day.
+        public func rate(atHour hour: Int) -> Double { requestsPerHour * rateFactorByHour[hour % 24] * scale }
+
+        /// Expected number of requests in one 24-hour day.
+        public var expectedRequestsPerDay: Double { (0..<24).map(rate(atHour:)).reduce(0, +) }
+
+        enum CodingKeys: String, ScenarioKeys {
+            case requestsPerHour = "requests_per_hour", rateFactorByHour = "rate_factor_by_hour", scale
+            case minTripKm = "min_trip_km", reservations, patience, cancellation, customers
+        }
+    }
+
+    /// `demand.reservations` — a share of customers reserve a ride for later instead of asking now (D11).
+    public struct Reservations: Sendable, Equatable, Encodable {
+        /// `share` — probability that a customer reserves. In [0, 1], default 0.
+        public var share: Double
+        /// `lead_min_hours` — smallest time, hours, between making a reservation and the meeting time.
+        /// Number >= 0, default 2. Leads below `dispatch.reservation_min_lead_s` are refused by D11.
+        public var leadMinHours: Double
+        /// `lead_max_hours` — largest lead, hours; leads are uniform in [lead_min_hours, lead_max_hours].
+        /// Number >= lead_min_hours, default 8.
+        public var leadMaxHours: Double
+
+        enum CodingKeys: String, ScenarioKeys {
+            case share, leadMinHours = "lead_min_hours", leadMaxHours = "lead_max_hours"
+        }
+    }
+
+    /// `demand.cancellation` — customers who give up before a driver accepts (D10).
+    public struct Cancellation: Sendable, Equatable, Encodable {
+        /// `probability` — probability that a request will be cancelled if still unaccepted. In [0, 1], default 0.
+        public var probability: Double
+        /// `mean_s` — mean of the exponential time, seconds after the request, at which it is cancelled.
+        /// Number > 0, default 90.
+        public var meanSeconds: Double
+
+        enum CodingKeys: String, ScenarioKeys {
+            case probability, meanSeconds = "mean_s"
+        }
+    }
+}
+
+// MARK: - Decoding
+
+extension Scenario.Demand {
+    static func read(_ reader: ScenarioReader, city: Scenario.City) throws(ScenarioError) -> Self {
+        let map = try reader.mapping(CodingKeys.self)
+        let longest = max(city.widthKm, city.heightKm)
+        let minTrip = try map.double(.minTripKm, default: 0, .nonNegative)
+        guard minTrip < longest else {
+            throw map.error(at: .minTripKm, "expected a number < the city's larger side (\(format(longest)) km), got \(format(minTrip))")
+        }
+        return Self(
+            requestsPerHour: try map.double(.requestsPerHour, .nonNegative),
+            rateFactorByHour: try map.hourly(.rateFactorByHour, .nonNegative),
+            scale: try map.double(.scale, default: 1, .nonNegative),
+            minTripKm: minTrip,
+            reservations: try Scenario.Reservations.read(map.section(.reservations)),
+            patience: try map.optional(.patience, default: .zero) { (r) throws(ScenarioError) in
+                try DistributionSpec.read(r)
+            },
+            cancellation: try Scenario.Cancellation.read(map.section(.cancellation)),
+            customers: try map.int(.customers, default: 0, .nonNegative))
+    }
+}
+
+extension Scenario.Reservations {
+    static func read(_ reader: ScenarioReader) throws(ScenarioError) -> Self {
+        let map = try reader.mapping(CodingKeys.self)
+        let low = try map.double(.leadMinHours, default: 2, .nonNegative)
+        let high = try map.double(.leadMaxHours, default: max(8, low), .atLeast(low))
+        return Self(share: try map.double(.share, default: 0, .probability), leadMinHours: low, leadMaxHours: high)
+    }
+}
+
+extension Scenario.Cancellation {
+    static func read(_ reader: ScenarioReader) throws(ScenarioError) -> Self {
+        let map = try reader.mapping(CodingKeys.self)
+        return Self(probability: try map.double(.probability, default: 0, .probability),
+                    meanSeconds: try map.double(.meanSeconds, default: 90, .positive))
+    }
+}
