@@ -96,7 +96,10 @@ extension Scenario.Reservations {
     static func read(_ reader: ScenarioReader) throws(ScenarioError) -> Self {
         let map = try reader.mapping(CodingKeys.self)
         let low = try map.double(.leadMinHours, default: 2, .nonNegative)
-        let high = try map.double(.leadMaxHours, default: max(8, low), .atLeast(low))
+        let high = try map.double(.leadMaxHours, default: max(8, low), .nonNegative)
+        guard high >= low else {
+            throw map.error(at: .leadMaxHours, "expected a number >= lead_min_hours (\(format(low))), got \(format(high))")
+        }
         return Self(share: try map.double(.share, default: 0, .probability), leadMinHours: low, leadMaxHours: high)
     }
 }

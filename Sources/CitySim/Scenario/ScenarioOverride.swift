@@ -45,7 +45,11 @@ struct ScenarioOverride {
         }
         self.text = text
         self.components = components
-        self.value = try ScenarioNode.parse(yaml: valueText, file: "override '\(text)'") { _ in .override(text) }
+        do {
+            self.value = try ScenarioNode.parse(yaml: valueText, file: file) { _ in .override(text) }
+        } catch {
+            throw fail("value is not valid YAML: \(error.reason)")
+        }
     }
 
     /// The dotted path of the first `count` components.
