@@ -1,0 +1,120 @@
+import DispatchCore
+
+extension RunResult {
+    /// Measures a finished simulation.
+    init(simulation sim: CitySimulation, wallSeconds: Double) {
+        let rideRows = sim.rides.map { r in
+            RideRow(id: r.id.rawValue, customer: r.customer.rawValue, kind: r.isReservation ? "reservation" : "immediate",
+                    outcome: r.outcome.rawValue, requestedAt: r.requestedAt, meetingTime: r.meetingTime,
+                    originX: r.origin.x, originY: r.origin.y, destinationX: r.destination.x, destinationY: r.destination.y,
+                    originZone: r.originZone, acceptedAt: r.acceptedAt, pickupAt: r.pickupAt, dropoffAt: r.dropoffAt,
+                    driver: r.driver?.rawValue, offers: r.offers, declines: r.declines, timeouts: r.timeouts, fare: r.fare)
+        }
+        let driverRows = sim.drivers.map { d in
+            DriverRow(id: d.id.rawValue, rides: d.rides, earnings: d.earnings, shiftHours: d.shiftSeconds / 3600,
+                      busyHours: d.busySeconds / 3600, queueWaitHours: d.queueWaitSeconds / 3600)
+        }
+        rides = rideRows
+        drivers = driverRows
+        zoneColumns = sim.city.geometry.columns
+        zoneRows = sim.city.geometry.rows
+        summary = Self.summarize(sim, rides: rideRows, drivers: driverRows, wallSeconds: wallSeconds)
+    }
+
+    private static func summarize(_ sim: CitySimulation, rides allRides: [RideRow], drivers: [DriverRow],
+                                  wallSeconds: Double) -> RunSummary {
+        let rides = allRides.filter { $0.requestedAt >= sim.warmup }
+        let immediate = rides.filter { $0.kind == "immediate" }
+        let reservations = rides.filter { $0.kind == "reservation" }
+        var counts = RunSummary.RequestCounts()
+        counts.generated = rides.count
+        counts.immediate = immediate.count
+        for ride in rides {
+            switch ride.outcome {
+            case "served": counts.served += 1
+            case "rejected": counts.rejected += 1
+            case "cancelled": counts.cancelled += 1
+            case "expired": counts.expired += 1
+            default: counts.pendingAtEnd += 1
+            }
+        }
+        var offers = RunSummary.OfferCounts()
+        for ride in rides {
+            offers.sent += ride.offers
+            offers.declined += ride.declines
+            offers.timedOut += ride.timeouts
+        }
+        offers.accepted = rides.reduce(0) { $0 + ($1.acceptedAt != nil ? 1 : 0) }
+        var booked = RunSummary.ReservationCounts()
+        booked.made = reservations.count
+        for ride in reservations {
+            switch ride.outcome {
+            case "served":
+                if let pickup = ride.pickupAt, let meeting = ride.meetingTime, pickup <= meeting { booked.servedOnTime += 1 } else { booked.servedLate += 1 }
+            case "cancelled": booked.cancelled += 1
+            case "rejected", "expired": booked.failed += 1
+            default: break
+            }
+        }
+        let waits = immediate.compactMap(\.waitS)
+        let assigns = immediate.compactMap { r in r.acceptedAt.map { $0 - r.requestedAt } }
+        let working = drivers.filter { $0.shiftHours > 0 }
+        let shiftHours = working.reduce(0) { $0 + $1.shiftHours }
+        let queueWaits = sim.drivers.reduce(0) { $0 + $1.queueWaits }
+        let fleet = RunSummary.FleetFigures(
+            taxis: working.count,
+            utilization: shiftHours > 0 ? working.reduce(0) { $0 + $1.busyHours } / shiftHours : 0,
+            meanQueueWaitS: queueWaits > 0 ? sim.drivers.reduce(0) { $0 + $1.queueWaitSeconds } / Double(queueWaits) : 0,
+            madReassignments: sim.core.statistics.madReassignments)
+        let fairness = RunSummary.FairnessFigures(
+            jainRidesPerShiftHour: Statistics.jain(working.map { Double($0.rides) / $0.shiftHours }),
+            giniEarnings: Statistics.gini(working.map { $0.earnings / $0.shiftHours }),
+            fifoViolations: sim.core.statistics.fifoViolations)
+        let measuredHours = sim.scenario.durationHours - sim.scenario.warmupHours
+        return RunSummary(
+            scenario: sim.scenario.name, scenarioHash: sim.scenario.canonicalHash, commit: nil, seed: sim.seed,
+            replication: sim.streams.replication, policy: sim.core.policy.name,
+            simulatedHours: sim.scenario.durationHours, warmupHours: sim.scenario.warmupHours,
+            requests: counts, waitS: Statistics.distribution(waits), assignS: Statistics.distribution(assigns),
+            offers: offers, reservations: booked, fleet: fleet, fairness: fairness,
+            throughputPerHour: Double(counts.served) / measuredHours,
+            engine: .init(events: sim.eventCount, wallS: wallSeconds,
+                          eventsPerS: wallSeconds > 0 ? Double(sim.eventCount) / wallSeconds : 0),
+            perHour: hourFigures(sim, allRides), perZone: zoneFigures(sim, rides))
+    }
+
+    private static func hourFigures(_ sim: CitySimulation, _ rides: [RideRow]) -> [RunSummary.HourFigures] {
+        let hours = Int(sim.scenario.durationHours.rounded(.up))
+        var figures = (0..<hours).map { RunSummary.HourFigures(hour: $0) }
+        var waitSum = Array(repeating: 0.0, count: hours), waitCount = Array(repeating: 0, count: hours)
+        for ride in rides {
+            let h = min(hours - 1, Int(ride.requestedAt / 3600))
+            figures[h].demand += 1
+            if ride.outcome == "served" { figures[h].served += 1 }
+            if ride.outcome == "rejected" { figures[h].rejected += 1 }
+            if let wait = ride.waitS { waitSum[h] += wait; waitCount[h] += 1 }
+        }
+        for h in 0..<hours {
+            figures[h].meanWaitS = waitCount[h] > 0 ? waitSum[h] / Double(waitCount[h]) : 0
+            if h < sim.hourly.count {
+                figures[h].taxisOnShift = sim.hourly[h].taxisOnShift
+                figures[h].taxisAvailable = sim.hourly[h].taxisAvailable
+            }
+        }
+        return figures
+    }
+
+    private static func zoneFigures(_ sim: CitySimulation, _ rides: [RideRow]) -> [RunSummary.ZoneFigures] {
+        var waits = Array(repeating: [Double](), count: sim.city.geometry.zoneCount)
+        var requests = Array(repeating: 0, count: waits.count)
+        for ride in rides {
+            requests[ride.originZone] += 1
+            if let wait = ride.waitS { waits[ride.originZone].append(wait) }
+        }
+        return waits.indices.map { zone in
+            let summary = Statistics.distribution(waits[zone])
+            return RunSummary.ZoneFigures(zone: zone, requests: requests[zone], meanWaitS: summary.mean, p90WaitS: summary.p90,
+                                          queueLengthByHour: sim.hourly.map { Int($0.queueLengthByZone[zone]) })
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import CGSL
+
+/// Descriptive statistics used by the summary (through GSL).
+enum Statistics {
+    /// Mean, p50, p90, p95, p99 and max of a sample; zeros for an empty one.
+    static func distribution(_ values: [Double]) -> DistributionSummary {
+        guard !values.isEmpty else { return DistributionSummary() }
+        let sorted = values.sorted()
+        func quantile(_ q: Double) -> Double {
+            sorted.withUnsafeBufferPointer { gsl_stats_quantile_from_sorted_data($0.baseAddress, 1, $0.count, q) }
+        }
+        let mean = sorted.withUnsafeBufferPointer { gsl_stats_mean($0.baseAddress, 1, $0.count) }
+        return DistributionSummary(mean: mean, p50: quantile(0.5), p90: quantile(0.9), p95: quantile(0.95),
+                                   p99: quantile(0.99), max: sorted.last!)
+    }
+
+    /// Jain's fairness index (Σx)² / (n Σx²): 1 when all equal, 1/n when one has everything.
+    static func jain(_ values: [Double]) -> Double {
+        let sum = values.reduce(0, +), squares = values.reduce(0) { $0 + $1 * $1 }
+        return squares > 0 ? sum * sum / (Double(values.count) * squares) : 1
+    }
+
+    /// Gini coefficient: 0 when all equal, → 1 when one has everything.
+    static func gini(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        let n = Double(sorted.count), total = sorted.reduce(0, +)
+        guard n > 0, total > 0 else { return 0 }
+        var weighted = 0.0
+        for (i, x) in sorted.enumerated() { weighted += Double(i + 1) * x }
+        return (2 * weighted) / (n * total) - (n + 1) / n
+    }
+
+    /// Mean and half-width of the 95 % confidence interval (Student t).
+    static func meanWithConfidence(_ values: [Double]) -> (mean: Double, halfWidth: Double) {
+        guard values.count > 1 else { return (values.first ?? 0, 0) }
+        let mean = values.withUnsafeBufferPointer { gsl_stats_mean($0.baseAddress, 1, $0.count) }
+        let sd = values.withUnsafeBufferPointer { gsl_stats_sd_m($0.baseAddress, 1, $0.count, mean) }
+        let t = gsl_cdf_tdist_Pinv(0.975, Double(values.count - 1))
+        return (mean, t * sd / Double(values.count).squareRoot())
+    }
+}
+
+/// Mean and quantiles of a duration, seconds.
+public struct DistributionSummary: Codable, Sendable, Equatable {
+    public var mean = 0.0, p50 = 0.0, p90 = 0.0, p95 = 0.0, p99 = 0.0, max = 0.0
+}

@@ -1,0 +1,70 @@
+import Foundation
+import DispatchCore
+
+/// The simulated city built from a scenario: geometry and zones, the travel
+/// model with its traffic profile, and where trips start and end.
+///
+/// Invariant: every place it draws lies inside the city.
+final class CityModel {
+    let geometry: CityGeometry
+    let travel: GridTravelModel
+    let hotspots: [(name: String, centre: Position, radius: Double)]
+    private let origins: DiscreteDistribution
+    private let destinations: DiscreteDistribution
+    private let minimumTripMetres: Double
+
+    init(scenario: Scenario) throws {
+        let city = scenario.city
+        geometry = try CityGeometry(width: city.widthKm * 1000, height: city.heightKm * 1000, zoneSide: city.zone.sideKm * 1000)
+        travel = try GridTravelModel(
+            metric: city.metric == .manhattan ? .manhattan : .euclidean, detourFactor: city.detourFactor,
+            speedByHour: (0..<24).map { city.speedKmh(atHour: $0) / 3.6 })
+        hotspots = city.hotspots.map { ($0.name, Position(x: $0.xKm * 1000, y: $0.yKm * 1000), $0.radiusKm * 1000) }
+        // Index 0 is "anywhere in the city", then one entry per hotspot.
+        origins = try DiscreteDistribution(weights: [city.uniformWeight] + city.hotspots.map(\.originWeight))
+        destinations = try DiscreteDistribution(weights: [city.uniformWeight] + city.hotspots.map(\.destinationWeight))
+        minimumTripMetres = scenario.demand.minTripKm * 1000
+    }
+
+    /// A trip origin.
+    func drawOrigin(_ random: RandomStream) -> Position { draw(origins, random) }
+
+    /// A destination at least the minimum trip length from `origin` (redrawn up to 50 times).
+    func drawDestination(from origin: Position, _ random: RandomStream) -> Position {
+        var destination = draw(destinations, random)
+        var attempts = 0
+        while origin.euclideanDistance(to: destination) < minimumTripMetres, attempts < 50 {
+            destination = draw(destinations, random)
+            attempts += 1
+        }
+        return destination
+    }
+
+    /// A place uniformly in the city.
+    func drawUniform(_ random: RandomStream) -> Position {
+        Position(x: random.uniform() * geometry.width, y: random.uniform() * geometry.height)
+    }
+
+    /// A start position near a hotspot chosen by origin weight (or anywhere).
+    func drawStart(_ random: RandomStream, nearHotspots: Bool) -> Position {
+        nearHotspots ? drawOrigin(random) : drawUniform(random)
+    }
+
+    /// The hotspot nearest to a position, if any.
+    func nearestHotspot(to position: Position) -> Position? {
+        hotspots.min { $0.centre.euclideanDistance(to: position) < $1.centre.euclideanDistance(to: position) }?.centre
+    }
+
+    private func draw(_ distribution: DiscreteDistribution, _ random: RandomStream) -> Position {
+        let choice = distribution.sample(using: random)
+        guard choice > 0 else { return drawUniform(random) }
+        let spot = hotspots[choice - 1]
+        // Uniform in the disc around the hotspot, clipped to the city.
+        let r = spot.radius * random.uniform().squareRoot(), angle = 2 * Double.pi * random.uniform()
+        return clip(Position(x: spot.centre.x + r * cos(angle), y: spot.centre.y + r * sin(angle)))
+    }
+
+    func clip(_ p: Position) -> Position {
+        Position(x: min(max(p.x, 0), geometry.width), y: min(max(p.y, 0), geometry.height))
+    }
+}

@@ -1,0 +1,26 @@
+/// Customer arrivals as a non-homogeneous Poisson process whose rate is
+/// constant within each hour of the day (the scenario's hourly profile).
+///
+/// Exact, not thinned: an exponential gap is drawn at the current hour's rate;
+/// if it crosses the hour's end, the process restarts at the boundary with the
+/// next hour's rate (memorylessness makes this exact).
+struct DemandProcess {
+    /// Requests per hour for each hour of the day.
+    let ratePerHour: [Double]
+
+    /// The next arrival after `time`, or nil when none comes before `horizon`.
+    func nextArrival(after time: Double, horizon: Double, _ random: RandomStream) -> Double? {
+        var t = time
+        while t < horizon {
+            let hour = Int(t / 3600)
+            let hourEnd = Double(hour + 1) * 3600
+            let rate = ratePerHour[hour % 24] / 3600
+            if rate > 0 {
+                let candidate = t + random.exponential(mean: 1 / rate)
+                if candidate < hourEnd { return candidate < horizon ? candidate : nil }
+            }
+            t = hourEnd
+        }
+        return nil
+    }
+}

@@ -1,0 +1,70 @@
+import DispatchCore
+
+// MARK: - Applying the core's effects to the model
+
+extension CitySimulation {
+    func apply(_ effects: [Effect], of command: Command) {
+        let now = events.now
+        for effect in effects {
+            switch effect {
+            case .offer(let driver, let request, let expiresAt):
+                rides[request.rawValue].offers += 1
+                let d = Int32(driver.rawValue)
+                noteLeftQueue(d)
+                drivers[Int(d)].generation &+= 1  // a drift in progress is void
+                let behaviour = scenario.drivers
+                guard !behaviourRandom.bernoulli(behaviour.neverAnswerShare) else { break }  // silent: D4 will fire
+                let delay = behaviourRandom.duration(behaviour.responseTime)
+                guard now + delay < expiresAt else { break }
+                let accepts = behaviourRandom.bernoulli(behaviour.acceptProbability)
+                schedule(.answer(driver: d, request: request, accepts: accepts, generation: drivers[Int(d)].generation),
+                         at: now + delay)
+            case .offerWithdrawn(let driver, let request):
+                let d = Int32(driver.rawValue)
+                drivers[Int(d)].generation &+= 1  // a pending answer is void
+                if case .timerFired(let timer) = command, timer.kind == .offerTimeout { rides[request.rawValue].timeouts += 1 }
+                settle(d)
+            case .customerNotified(let request, _, _, let eta), .reassigned(let request, _, _, let eta):
+                startPickupDrive(request, eta: eta)
+            case .assignmentRevoked(let driver, let request):
+                // D9: too late. The driver finishes the drive, then turns available there.
+                let d = Int32(driver.rawValue)
+                finishBusy(d)
+                drivers[Int(d)].generation &+= 1
+                drivers[Int(d)].pendingPosition = rides[request.rawValue].origin
+                schedule(.turnsAvailable(driver: d, generation: drivers[Int(d)].generation),
+                         at: max(now, drivers[Int(d)].expectedArrival))
+            case .noTaxiAvailable(let request, _):
+                rides[request.rawValue].outcome = .rejected
+            case .requestExpired(let request, _):
+                rides[request.rawValue].outcome = .expired
+            case .requestCancelled(let request):
+                rides[request.rawValue].outcome = .cancelled
+            case .fareCharged(let request, let driver, let amount):
+                rides[request.rawValue].fare += amount
+                drivers[driver.rawValue].earnings += amount
+            case .rideCompleted(let request, _):
+                rides[request.rawValue].outcome = .served
+                rides[request.rawValue].dropoffAt = now
+            case .wake(let time, let timer):
+                schedule(.coreTimer(timer), at: time)
+            case .waitingForTaxi, .reservationConfirmed, .reportRecorded, .queueStatus, .arrivalEstimate:
+                break
+            }
+        }
+    }
+
+    /// D8: the accepting driver drives to the pickup (a reservation's customer comes at the meeting time).
+    private func startPickupDrive(_ request: RequestID, eta: Double) {
+        guard case .accepted(let driver) = core.status(of: request) else { return }
+        let d = Int32(driver.rawValue)
+        let now = events.now
+        rides[request.rawValue].acceptedAt = now
+        rides[request.rawValue].driver = driver
+        drivers[Int(d)].busySince = now
+        let arrival = now + (scenario.validation.enabled && scenario.validation.pickup == .instant ? 0 : drive(eta))
+        drivers[Int(d)].expectedArrival = arrival
+        let pickup = max(arrival, rides[request.rawValue].meetingTime ?? arrival)
+        schedule(.reachesPickup(driver: d, request: request, generation: drivers[Int(d)].generation), at: pickup)
+    }
+}

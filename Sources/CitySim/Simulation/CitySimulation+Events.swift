@@ -1,0 +1,112 @@
+import DispatchCore
+
+// MARK: - The model's events
+
+extension CitySimulation {
+    func handle(_ event: SimEvent) throws {
+        switch event {
+        case .arrival: customerArrives()
+        case .shiftStarts(let d): shiftStarts(d)
+        case .shiftEnds(let d): shiftEnds(d)
+        case .answer(let d, let request, let accepts, let generation):
+            guard drivers[Int(d)].generation == generation else { return }
+            answer(d, request, accepts: accepts)
+        case .reachesPickup(let d, let request, let generation):
+            guard drivers[Int(d)].generation == generation else { return }
+            reachPickup(d, request)
+        case .reachesDestination(let d, let request): reachDestination(d, request)
+        case .turnsAvailable(let d, let generation):
+            guard drivers[Int(d)].generation == generation else { return }
+            turnAvailable(d)
+        case .driftArrives(let d, let generation):
+            guard drivers[Int(d)].generation == generation, let target = drivers[Int(d)].pendingPosition else { return }
+            drivers[Int(d)].pendingPosition = nil
+            command(.updatePosition(drivers[Int(d)].id, target))
+        case .customerCancels(let request):
+            command(.cancel(request, by: rides[request.rawValue].customer))  // refused once accepted (D10)
+        case .coreTimer(let timer):
+            mustCommand(.timerFired(timer))
+        case .hourTick(let hour):
+            sampleHour()
+            schedule(.hourTick(hour: hour + 1), at: Double(hour + 1) * 3600, priority: 1)
+        }
+    }
+
+    // MARK: Customers
+
+    private func customerArrives() {
+        let now = events.now
+        if let next = demand.nextArrival(after: now, horizon: horizon, arrivalsRandom) { schedule(.arrival, at: next) }
+        let origin = city.drawOrigin(placesRandom)
+        let destination = city.drawDestination(from: origin, placesRandom)
+        let d = scenario.demand
+        let customer: CustomerID
+        if d.customers > 0 {
+            customer = CustomerID(arrivalsRandom.uniformInt(below: d.customers))
+        } else {
+            customer = CustomerID(nextCustomer)
+            nextCustomer += 1
+        }
+        let id = RequestID(rides.count)
+        let reserves = d.reservations.share > 0 && arrivalsRandom.bernoulli(d.reservations.share)
+        let zone = (try? city.geometry.zone(of: origin))?.index ?? 0
+        if reserves {
+            let lead = max(d.reservations.leadMinHours * 3600, scenario.dispatch.reservationMinLeadSeconds)
+            let meeting = now + arrivalsRandom.uniform(in: lead..<max(lead + 1, d.reservations.leadMaxHours * 3600))
+            rides.append(RideRecord(id: id, customer: customer, isReservation: true, requestedAt: now, meetingTime: meeting,
+                                    origin: origin, destination: destination, originZone: zone))
+            mustCommand(.reserveRide(id, customer: customer, origin: origin, destination: destination, meetingTime: meeting))
+        } else {
+            let patience = patienceRandom.duration(d.patience)
+            rides.append(RideRecord(id: id, customer: customer, isReservation: false, requestedAt: now, meetingTime: nil,
+                                    origin: origin, destination: destination, originZone: zone))
+            guard command(.requestRide(id, customer: customer, origin: origin, destination: destination, patience: patience)) else {
+                rides.removeLast()  // D12: this customer already has an open request; they do not ask twice
+                return
+            }
+        }
+        if d.cancellation.probability > 0, patienceRandom.bernoulli(d.cancellation.probability) {
+            let delay = patienceRandom.exponential(mean: d.cancellation.meanSeconds)
+            schedule(.customerCancels(request: id), at: reserves ? rides[id.rawValue].meetingTime! - scenario.dispatch.reservationCancelCutoffSeconds - delay : now + delay)
+        }
+    }
+
+    // MARK: Drivers answering and driving
+
+    private func answer(_ d: Int32, _ request: RequestID, accepts: Bool) {
+        let id = drivers[Int(d)].id
+        if accepts {
+            mustCommand(.accept(id, request))
+        } else {
+            mustCommand(.decline(id, request))
+            rides[request.rawValue].declines += 1
+        }
+        settle(d)
+    }
+
+    private func reachPickup(_ d: Int32, _ request: RequestID) {
+        mustCommand(.pickedUp(drivers[Int(d)].id, request))
+        rides[request.rawValue].pickupAt = events.now
+        let ride = rides[request.rawValue]
+        let duration: Double
+        if scenario.validation.enabled {
+            duration = ridesRandom.duration(scenario.validation.serviceTime)
+        } else {
+            duration = drive(city.travel.travelTime(from: ride.origin, to: ride.destination, departingAt: events.now))
+        }
+        schedule(.reachesDestination(driver: d, request: request), at: events.now + duration)
+    }
+
+    private func reachDestination(_ d: Int32, _ request: RequestID) {
+        mustCommand(.droppedOff(drivers[Int(d)].id, request, at: rides[request.rawValue].destination))
+        drivers[Int(d)].rides += 1
+        finishBusy(d)
+        becomeFree(d)
+    }
+
+    /// An actual drive time around the estimate (lognormal noise, D9 can fire).
+    func drive(_ estimate: Double) -> Double {
+        let cv = scenario.drivers.travelTimeCV
+        return cv > 0 ? estimate * ridesRandom.lognormal(mean: 1, cv: cv) : estimate
+    }
+}

@@ -1,0 +1,150 @@
+import DispatchCore
+
+// MARK: - Shifts, availability, breaks, idle drift
+
+extension CitySimulation {
+    func setUpFleet() throws {
+        var index = 0
+        for shift in scenario.fleet.shifts {
+            let count = scenario.fleet.taxis(in: shift)
+            let start = Double(shift.start.minutes) * 60
+            let length = Double(shift.durationMinutes) * 60
+            for k in 0..<count {
+                let offset = count > 1 ? Double(shift.staggerMinutes) * 60 * Double(k) / Double(count) : 0
+                var intervals: [(start: Double, end: Double)] = []
+                // Every simulated day has the shift; a shift begun the day before still runs at 00:00.
+                var day = -1.0
+                while day * 86400 + start + offset < horizon {
+                    let s = day * 86400 + start + offset, e = s + length
+                    if e > 0 { intervals.append((max(0, s), e)) }
+                    day += 1
+                }
+                let driver = DriverID(index)
+                drivers.append(SimDriver(id: driver, shifts: intervals))
+                mustCommand(.addDriver(driver, taxiCode: "\(shift.name.prefix(3).uppercased())-\(index)"))
+                for interval in intervals {
+                    schedule(.shiftStarts(driver: Int32(index)), at: interval.start)
+                    schedule(.shiftEnds(driver: Int32(index)), at: interval.end)
+                }
+                index += 1
+            }
+        }
+    }
+
+    func shiftStarts(_ d: Int32) {
+        guard !drivers[Int(d)].onShift else {  // the previous shift is still being finished
+            drivers[Int(d)].leaving = false
+            return
+        }
+        let position = city.drawStart(placesRandom, nearHotspots: scenario.fleet.startPositions == .hotspots)
+        mustCommand(.startShift(drivers[Int(d)].id, at: position))
+        drivers[Int(d)].onShift = true
+        drivers[Int(d)].leaving = false
+        drivers[Int(d)].shiftStartedAt = events.now
+        if let breaks = scenario.drivers.breaks { drivers[Int(d)].nextBreakAt = events.now + breaks.everyHours * 3600 }
+        becomeAvailable(d)
+    }
+
+    func shiftEnds(_ d: Int32) {
+        guard drivers[Int(d)].onShift else { return }
+        drivers[Int(d)].leaving = true
+        settle(d)
+    }
+
+    /// After anything happened to a driver: one who is leaving goes off shift
+    /// as soon as no offer or ride holds them; one left not available by the
+    /// core (D4 disconnect, D5 decline) comes back after a while.
+    func settle(_ d: Int32) {
+        let id = drivers[Int(d)].id
+        guard let status = core.status(of: id) else { return }
+        switch status {
+        case .available, .unavailable:
+            if drivers[Int(d)].leaving {
+                noteLeftQueue(d)
+                mustCommand(.endShift(id))
+                drivers[Int(d)].generation &+= 1
+                drivers[Int(d)].onShift = false
+                drivers[Int(d)].leaving = false
+                drivers[Int(d)].shiftSeconds += events.now - drivers[Int(d)].shiftStartedAt
+            } else if status == .unavailable {
+                drivers[Int(d)].generation &+= 1
+                let delay = behaviourRandom.duration(scenario.drivers.rejoinAfterDecline)
+                if delay.isFinite {
+                    schedule(.turnsAvailable(driver: d, generation: drivers[Int(d)].generation), at: events.now + delay)
+                }
+            } else if drivers[Int(d)].availableSince == nil {
+                drivers[Int(d)].availableSince = events.now
+            }
+        default:
+            break
+        }
+    }
+
+    /// After a drop-off: go home, take a break, or join the queue again.
+    func becomeFree(_ d: Int32) {
+        if drivers[Int(d)].leaving { settle(d); return }
+        if let breaks = scenario.drivers.breaks, events.now >= drivers[Int(d)].nextBreakAt {
+            drivers[Int(d)].nextBreakAt = events.now + breaks.minutes * 60 + breaks.everyHours * 3600
+            drivers[Int(d)].generation &+= 1
+            schedule(.turnsAvailable(driver: d, generation: drivers[Int(d)].generation), at: events.now + breaks.minutes * 60)
+            return
+        }
+        becomeAvailable(d)
+    }
+
+    func turnAvailable(_ d: Int32) {
+        if let position = drivers[Int(d)].pendingPosition {
+            drivers[Int(d)].pendingPosition = nil
+            mustCommand(.updatePosition(drivers[Int(d)].id, position))
+        }
+        guard core.status(of: drivers[Int(d)].id) == .unavailable else { return }
+        if drivers[Int(d)].leaving { settle(d); return }
+        becomeAvailable(d)
+    }
+
+    /// D2: the driver turns available and joins the tail of the zone queue.
+    func becomeAvailable(_ d: Int32) {
+        drivers[Int(d)].availableSince = events.now
+        mustCommand(.setAvailable(drivers[Int(d)].id, true))
+        guard scenario.drivers.idle == .drift, case .available = core.status(of: drivers[Int(d)].id),
+              let here = core.position(of: drivers[Int(d)].id), let spot = city.nearestHotspot(to: here),
+              spot.euclideanDistance(to: here) > 200 else { return }
+        // Cruise slowly (half speed) toward the nearest hotspot; an offer on the way voids the move.
+        drivers[Int(d)].pendingPosition = spot
+        let duration = 2 * city.travel.travelTime(from: here, to: spot, departingAt: events.now)
+        schedule(.driftArrives(driver: d, generation: drivers[Int(d)].generation), at: events.now + duration)
+    }
+
+    /// The taxi stopped waiting in a queue: count the drivers' side of waiting.
+    func noteLeftQueue(_ d: Int32) {
+        guard let since = drivers[Int(d)].availableSince else { return }
+        drivers[Int(d)].queueWaitSeconds += events.now - since
+        drivers[Int(d)].queueWaits += 1
+        drivers[Int(d)].availableSince = nil
+    }
+
+    func finishBusy(_ d: Int32) {
+        guard let since = drivers[Int(d)].busySince else { return }
+        drivers[Int(d)].busySeconds += events.now - since
+        drivers[Int(d)].busySince = nil
+    }
+
+    func sampleHour() {
+        var sample = HourSample()
+        sample.taxisOnShift = drivers.reduce(0) { $0 + ($1.onShift ? 1 : 0) }
+        sample.taxisAvailable = core.availableTaxiCount
+        sample.queueLengthByZone = (0..<city.geometry.zoneCount).map { Int32(core.queue(of: ZoneID($0)).count) }
+        hourly.append(sample)
+    }
+
+    /// Closes the books at the horizon: shift and busy time of drivers still out.
+    func closeBooks() {
+        for d in drivers.indices {
+            if drivers[d].onShift { drivers[d].shiftSeconds += horizon - drivers[d].shiftStartedAt }
+            if let since = drivers[d].busySince { drivers[d].busySeconds += horizon - since }
+            if let since = drivers[d].availableSince, drivers[d].onShift {
+                drivers[d].queueWaitSeconds += horizon - since
+            }
+        }
+    }
+}

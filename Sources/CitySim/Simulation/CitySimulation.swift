@@ -1,0 +1,136 @@
+import DispatchCore
+import EventEngine
+import Foundation
+
+/// One run of a scenario: a discrete-event model of the city — customers,
+/// drivers, shifts, traffic — that drives the real `DispatchCore` through its
+/// command API only, as the HTTP service does.
+///
+/// Invariant: the simulation never touches the core's state except through
+/// `DispatchCore.handle`; same scenario, seed and replication give the same
+/// event sequence and the same results.
+public final class CitySimulation {
+    public let scenario: Scenario
+    public let seed: UInt64
+    let city: CityModel
+    let core: DispatchCore
+    let horizon: Double
+    let warmup: Double
+    var events = EventQueue<SimEvent>()
+    let streams: RandomStreams
+    let arrivalsRandom, placesRandom, behaviourRandom, ridesRandom, patienceRandom: RandomStream
+    let demand: DemandProcess
+    var drivers: [SimDriver] = []
+    var rides: [RideRecord] = []
+    var hourly: [HourSample] = []
+    var effects: [Effect] = []
+    var nextCustomer = 0
+    var eventCount = 0
+    /// Set to see progress on standard error for long runs.
+    public var showsProgress = false
+    /// Set to check the core's invariants after every event (slow; tests use it).
+    public var checksInvariants = false
+    public private(set) var invariantProblems: [String] = []
+
+    /// - Parameters:
+    ///   - seed: overrides the scenario's seed.
+    ///   - replication: index of the replication; each has its own random streams.
+    /// - Throws: a `DispatchError` when the scenario's city or rules are rejected by the core.
+    public init(scenario: Scenario, seed: UInt64? = nil, replication: Int = 0) throws {
+        self.scenario = scenario
+        self.seed = seed ?? scenario.seed
+        city = try CityModel(scenario: scenario)
+        let d = scenario.dispatch
+        var rules = DispatchRules()
+        rules.offerTimeout = d.offerTimeoutSeconds
+        rules.onTimeout = d.onTimeout == .requeue ? .requeue : .disconnect
+        rules.onDecline = d.onDecline == .requeue ? .requeue : .unavailable
+        rules.reservationMinimumLead = d.reservationMinLeadSeconds
+        rules.allocationLead = d.allocationLeadSeconds
+        rules.reservationCancelCutoff = d.reservationCancelCutoffSeconds
+        rules.madFactor = d.mad.factor
+        rules.madSlack = d.mad.slackSeconds
+        rules.fare = FareRule(base: d.fare.base, perKilometre: d.fare.perKm, perMinute: d.fare.perMinute,
+                              minimum: d.fare.minimum, chargeAt: d.fare.chargeAt == .pickup ? .pickup : .dropoff)
+        let policy = try DispatchPolicies.make(name: d.policy.rawValue, batchWindow: d.batch.windowSeconds,
+                                               candidatesPerRequest: d.batch.candidatesPerRequest)
+        core = try DispatchCore(city: city.geometry, travel: city.travel, policy: policy, rules: rules,
+                                spatialCellSide: d.spatialCellKm * 1000)
+        horizon = scenario.durationHours * 3600
+        warmup = scenario.warmupHours * 3600
+        streams = RandomStreams(seed: self.seed, replication: replication)
+        arrivalsRandom = streams.arrivals
+        placesRandom = streams.places
+        behaviourRandom = streams.driverBehaviour
+        ridesRandom = streams.rideTimes
+        patienceRandom = streams.patience
+        demand = DemandProcess(ratePerHour: (0..<24).map(scenario.demand.rate(atHour:)))
+    }
+
+    /// Runs the scenario to its horizon and returns what was measured.
+    public func run() throws -> RunResult {
+        let started = Date()
+        try setUpFleet()
+        if let first = demand.nextArrival(after: 0, horizon: horizon, arrivalsRandom) { schedule(.arrival, at: first) }
+        schedule(.hourTick(hour: 0), at: 0, priority: 1)
+        var lastReport = started
+        while let (time, event) = events.popNext() {
+            if time >= horizon { break }
+            eventCount += 1
+            try handle(event)
+            if checksInvariants {
+                let problems = core.invariantViolations()
+                if !problems.isEmpty { invariantProblems += problems.map { "t=\(time): \($0)" } }
+            }
+            if showsProgress, eventCount & 0xFFFF == 0 {
+                let wall = Date()
+                if wall.timeIntervalSince(lastReport) > 0.25, wall.timeIntervalSince(started) > 1 {
+                    Progress.draw(fraction: time / horizon, label: scenario.name)
+                    lastReport = wall
+                }
+            }
+        }
+        if showsProgress, Date().timeIntervalSince(started) > 1 { Progress.finish() }
+        closeBooks()
+        let wall = Date().timeIntervalSince(started)
+        return RunResult(simulation: self, wallSeconds: wall)
+    }
+
+    // MARK: - Scheduling
+
+    func schedule(_ event: SimEvent, at time: Double, priority: Int = 0) {
+        guard time < horizon else { return }
+        do { try events.schedule(event, at: max(time, events.now), priority: priority) } catch {
+            preconditionFailure("the simulator scheduled an invalid time: \(error)")
+        }
+    }
+
+    /// Hands a command to the core and applies its effects. Refusals the
+    /// model expects (a customer cancelling too late) come back as false.
+    @discardableResult
+    func command(_ command: Command) -> Bool {
+        effects.removeAll(keepingCapacity: true)
+        do {
+            try core.handle(command, at: events.now, into: &effects)
+        } catch {
+            return false
+        }
+        apply(effects, of: command)
+        return true
+    }
+
+    /// Like `command`, for commands the model only issues when they must succeed.
+    func mustCommand(_ command: Command) {
+        guard self.command(command) else {
+            let error = Result { try core.handle(command, at: events.now) }
+            preconditionFailure("the dispatch core refused \(command) at \(events.now): \(error)")
+        }
+    }
+}
+
+/// Hourly sample of the fleet.
+struct HourSample {
+    var taxisOnShift = 0
+    var taxisAvailable = 0
+    var queueLengthByZone: [Int32] = []
+}
