@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// do { _ = try Scenario.load(path: "Scenarios/smoke.yaml") }
-/// catch { print(error) }   // Scenarios/smoke.yaml:12: fleet.shifts[0].taxis: expected an integer >= 0, got 'many'
+/// catch { print(error) }   // Scenarios/smoke.yaml:25: fleet.shifts[0].taxis: expected an integer >= 0, got 'many'
 /// ```
 public struct ScenarioError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The scenario file (path as given to the loader, or the `file` label of `load(yaml:file:)`).
