@@ -49,11 +49,11 @@ import Testing
         #expect(seeds.fleet.shifts.map { "\($0.start)-\($0.end)" } == ["06:00-14:00", "14:00-22:00", "22:00-06:00"])
     }
 
-    @Test("rush-hour has about 60,000 requests a day and 600-900 taxis")
+    @Test("rush-hour has about 19,000 requests a day and 1,900 taxis")
     func rushHourIsMidSize() throws {
         let rush = try Self.bundled("rush-hour.yaml")
-        #expect(abs(rush.demand.expectedRequestsPerDay - 60_000) < 1_000)
-        #expect((600...900).contains(rush.fleet.totalTaxis))
+        #expect(abs(rush.demand.expectedRequestsPerDay - 19_200) < 500)
+        #expect(rush.fleet.totalTaxis == 1_900)
         let peaks = [7, 8, 17, 18].map(rush.demand.rate(atHour:))
         #expect(peaks.allSatisfy { $0 > rush.demand.requestsPerHour * 1.5 })
         #expect([7, 17].allSatisfy { rush.city.speedKmh(atHour: $0) < rush.city.speedKmh })
