@@ -28,8 +28,10 @@ public final class CitySimulation {
     var eventCount = 0
     /// Set to see progress on standard error for long runs.
     public var showsProgress = false
-    /// Set to check the core's invariants after every event (slow; tests use it).
+    /// Set to check the core's invariants after every `invariantCheckInterval`-th event and at the end (slow; tests use it).
     public var checksInvariants = false
+    /// How many events pass between invariant checks (1 = after every event).
+    public var invariantCheckInterval = 1
     public private(set) var invariantProblems: [String] = []
 
     /// - Parameters:
@@ -78,7 +80,7 @@ public final class CitySimulation {
             if time >= horizon { break }
             eventCount += 1
             try handle(event)
-            if checksInvariants {
+            if checksInvariants, eventCount % invariantCheckInterval == 0 {
                 let problems = core.invariantViolations()
                 if !problems.isEmpty { invariantProblems += problems.map { "t=\(time): \($0)" } }
             }
@@ -91,6 +93,7 @@ public final class CitySimulation {
             }
         }
         if showsProgress, Date().timeIntervalSince(started) > 1 { Progress.finish() }
+        if checksInvariants { invariantProblems += core.invariantViolations().map { "at the end: \($0)" } }
         closeBooks()
         let wall = Date().timeIntervalSince(started)
         return RunResult(simulation: self, wallSeconds: wall)

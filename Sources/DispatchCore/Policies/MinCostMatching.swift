@@ -32,7 +32,9 @@ enum MinCostMatching {
             touched.removeAll(keepingCapacity: true)
             heap.removeAll()
             func relax(_ row: Int, from base: Double) {
-                for edge in edges(of: row) {
+                for edge in edges(of: row) where !finalized[edge.column] {
+                    // A finalized column keeps its label: rounding (costs span 1 to 1e9) may make a
+                    // reduced cost slightly negative, and relabelling it could close a cycle in the path.
                     let reduced = edge.cost - u[row] - v[edge.column]
                     let candidate = base + reduced
                     if candidate < dist[edge.column] {

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import CitySim
+
+@Suite("Simulation runs")
+struct SimulationRunTests {
+    static func scenario(_ name: String, _ overrides: [String] = []) throws -> Scenario {
+        try Scenario.load(path: scenariosDirectory.appendingPathComponent(name).path, overrides: overrides)
+    }
+
+    @Test("the same scenario and seed give byte-identical rides.csv and equal summaries")
+    func runsAreDeterministic() throws {
+        let scenario = try Self.scenario("smoke.yaml")
+        let first = try CitySimulation(scenario: scenario, seed: 7).run()
+        let second = try CitySimulation(scenario: scenario, seed: 7).run()
+        #expect(ResultWriter.ridesCSV(first) == ResultWriter.ridesCSV(second))
+        #expect(ResultWriter.driversCSV(first) == ResultWriter.driversCSV(second))
+        #expect(first.summary.withoutTimings == second.summary.withoutTimings)
+        #expect(try ResultWriter.json(first.summary.withoutTimings) == ResultWriter.json(second.summary.withoutTimings))
+    }
+
+    @Test("a different seed or replication gives a different run")
+    func seedsAndReplicationsDiffer() throws {
+        let scenario = try Self.scenario("smoke.yaml")
+        let base = try CitySimulation(scenario: scenario, seed: 7).run()
+        let otherSeed = try CitySimulation(scenario: scenario, seed: 8).run()
+        let otherReplication = try CitySimulation(scenario: scenario, seed: 7, replication: 1).run()
+        #expect(ResultWriter.ridesCSV(base) != ResultWriter.ridesCSV(otherSeed))
+        #expect(ResultWriter.ridesCSV(base) != ResultWriter.ridesCSV(otherReplication))
+    }
+
+    @Test("every request ends in exactly one outcome: generated = served + rejected + cancelled + expired + pending",
+          arguments: ["smoke.yaml", "seeds-reference.yaml", "one-zone-erlang.yaml"])
+    func requestsAreConserved(file: String) throws {
+        let simulation = try CitySimulation(scenario: try Self.scenario(file, ["duration_hours=6"]))
+        simulation.checksInvariants = true
+        simulation.invariantCheckInterval = 97
+        let summary = try simulation.run().summary
+        let r = summary.requests
+        #expect(r.generated > 0)
+        #expect(r.generated == r.served + r.rejected + r.cancelled + r.expired + r.pendingAtEnd)
+        #expect(simulation.invariantProblems.isEmpty, "\(simulation.invariantProblems.prefix(5))")
+    }
+
+    @Test("the core's invariants hold through a day with declines, silent drivers, breaks and drift (checked every 7 events)")
+    func invariantsHoldThroughABusyDay() throws {
+        let simulation = try CitySimulation(scenario: try Self.scenario("rush-hour.yaml",
+            ["fleet.scale=0.1", "demand.scale=0.1", "duration_hours=10"]))
+        simulation.checksInvariants = true
+        simulation.invariantCheckInterval = 7
+        let result = try simulation.run()
+        #expect(simulation.invariantProblems.isEmpty, "\(simulation.invariantProblems.prefix(5))")
+        #expect(result.summary.offers.declined > 0)
+        #expect(result.summary.offers.timedOut > 0)
+        #expect(result.summary.fairness.fifoViolations == 0)  // ZoneFIFO: D15
+    }
+
+    @Test("each policy runs the same day and conserves requests", arguments: ["zone-fifo", "nearest-idle", "batch"])
+    func everyPolicyRuns(policy: String) throws {
+        let simulation = try CitySimulation(scenario: try Self.scenario("smoke.yaml", ["dispatch.policy=\(policy)", "duration_hours=1"]))
+        simulation.checksInvariants = true  // after every event
+        let summary = try simulation.run().summary
+        let r = summary.requests
+        #expect(summary.policy == policy)
+        #expect(r.served > 0)
+        #expect(r.generated == r.served + r.rejected + r.cancelled + r.expired + r.pendingAtEnd)
+        #expect(simulation.invariantProblems.isEmpty, "\(simulation.invariantProblems.prefix(5))")
+    }
+
+    @Test("reservations are served around their meeting time")
+    func reservationsAreServed() throws {
+        let summary = try CitySimulation(scenario: try Self.scenario("seeds-reference.yaml", ["duration_hours=12"])).run().summary
+        let booked = summary.reservations
+        #expect(booked.made > 0)
+        #expect(booked.servedOnTime > booked.servedLate)
+    }
+}
