@@ -32,7 +32,9 @@ enum MinCostMatching {
             touched.removeAll(keepingCapacity: true)
             heap.removeAll()
             func relax(_ row: Int, from base: Double) {
-                for edge in edges(of: row) {
+                // A finalized column keeps its predecessor: with costs near 1e9, rounding can make
+                // a reduced cost slightly negative, and relaxing it again would close a cycle.
+                for edge in edges(of: row) where !finalized[edge.column] {
                     let reduced = edge.cost - u[row] - v[edge.column]
                     let candidate = base + reduced
                     if candidate < dist[edge.column] {
