@@ -201,3 +201,10 @@ private let outside: [Position] = [point(-1, 100), point(100, -1), point(8001, 1
         #expect(throws: DispatchError.self) { try DispatchCore(city: city, travel: travel, policy: ZoneFIFOPolicy(), rules: rules) }
     }
 }
+
+@Test func aFiniteTimeFarInTheFutureIsHandled() throws {
+    // Any finite time >= 0 is valid; the hour-of-day speed lookup must not overflow.
+    let f = try Fixture()
+    try f.addDrivers(at: [point(100, 100)])
+    #expect(try f.send(.estimateArrival(point(600, 100)), at: 1e30) == [.arrivalEstimate(DriverID(1), eta: 50)])
+}

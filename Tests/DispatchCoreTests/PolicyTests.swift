@@ -163,3 +163,36 @@ func theRingSearchFindsWhatABruteForceScanFinds(metric: DistanceMetric, cellSide
         #expect(travel.travelTime(from: positions[driver]!, to: target, departingAt: 0) == brute[0])
     }
 }
+
+@Test(.timeLimit(.minutes(1)))
+func minCostMatchingFinishesWhenRequestsOutnumberTaxis() {
+    // Regression: rounding near the 1e9 "unmatched" cost once closed a cycle in
+    // the augmenting path and the solver looped forever (50 requests, 25 taxis).
+    var rng = SplitMix64(seed: 1)
+    for rows in [10, 50, 200] {
+        let edges: [[MinCostMatching.Edge]] = (0..<rows).map { _ in
+            Set((0..<8).map { _ in Int.random(in: 0..<25, using: &rng) }).sorted().map {
+                MinCostMatching.Edge(column: $0, cost: Double.random(in: 0...900, using: &rng))
+            }
+        }
+        let matched = MinCostMatching.solve(rows: edges, columns: 25).compactMap { $0 }
+        #expect(Set(matched).count == matched.count)
+        #expect(matched.count == maximumMatchingSize(edges, columns: 25))
+    }
+}
+
+/// Size of a maximum matching by Kuhn's augmenting paths, to check the solver matches as many as possible.
+private func maximumMatchingSize(_ rows: [[MinCostMatching.Edge]], columns: Int) -> Int {
+    var owner = [Int](repeating: -1, count: columns)
+    func augment(_ row: Int, _ seen: inout [Bool]) -> Bool {
+        for edge in rows[row] where !seen[edge.column] {
+            seen[edge.column] = true
+            if owner[edge.column] < 0 || augment(owner[edge.column], &seen) { owner[edge.column] = row; return true }
+        }
+        return false
+    }
+    return rows.indices.reduce(0) { count, row in
+        var seen = [Bool](repeating: false, count: columns)
+        return count + (augment(row, &seen) ? 1 : 0)
+    }
+}
