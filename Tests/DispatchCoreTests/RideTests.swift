@@ -217,3 +217,14 @@ private func fare(_ effects: [Effect]) -> Double {
     f.expectRefused(.report(.customer(CustomerID(2)), RequestID(1)), with: .notAParty(RequestID(1)))
     f.expectRefused(.report(.driver(DriverID(2)), RequestID(1)), with: .notAParty(RequestID(1)))
 }
+
+@Test func aWithdrawnTaxiThatMovedZoneJoinsTheTailOfItsNewZone() throws {
+    // D2, D15: its old place belonged to another zone's queue
+    let f = try Fixture()
+    try f.addDrivers(at: [point(100, 100), point(2100, 100)])
+    try f.request(1, from: point(500, 500))
+    try f.send(.updatePosition(DriverID(1), point(2500, 500)))
+    try f.send(.cancel(RequestID(1), by: CustomerID(1)))
+    #expect(f.queue(1) == [DriverID(2), DriverID(1)])
+    #expect(f.queue(0).isEmpty)
+}
