@@ -45,6 +45,7 @@ extension DispatchCore {
     /// D3: offer the request to the taxi until the offer lapses (D4).
     func offer(_ slot: Int32, to taxi: Int32, effects: inout [Effect]) {
         countFIFOViolation(slot, chosen: taxi)
+        if case .available(let zone) = drivers[Int(taxi)].status { drivers[Int(taxi)].offeredFromZone = zone.index }
         leaveQueue(taxi)
         let id = requests[Int(slot)].id
         drivers[Int(taxi)].status = .offered(id)
@@ -66,11 +67,16 @@ extension DispatchCore {
         }
     }
 
-    /// Takes back an open offer of the request; the driver keeps their queue place.
+    /// Takes back an open offer of the request; the driver keeps their queue place
+    /// (or, having moved to another zone meanwhile, joins its tail).
     func withdrawOffer(of slot: Int32, effects: inout [Effect]) {
         guard case .offered(let driver) = requests[Int(slot)].status else { return }
         let taxi = driverSlot[driver]!
-        rejoinQueue(taxi, stamp: queues.stamp[Int(taxi)])
+        if city.unsafeZoneIndex(drivers[Int(taxi)].position) == drivers[Int(taxi)].offeredFromZone {
+            rejoinQueue(taxi, stamp: queues.stamp[Int(taxi)])
+        } else {
+            joinQueueTail(taxi)  // D2: moved zone meanwhile, so the tail of the new zone
+        }
         effects.append(.offerWithdrawn(driver, requests[Int(slot)].id))
     }
 

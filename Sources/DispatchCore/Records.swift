@@ -6,6 +6,8 @@ struct DriverRecord {
     var position = Position(x: 0, y: 0)
     /// D13: bad evaluations received from customers.
     var badEvaluations = 0
+    /// The zone whose queue the taxi left for its current offer (D2: its place there only).
+    var offeredFromZone = -1
 }
 
 /// What the core knows of one request or reservation. Stored by slot.

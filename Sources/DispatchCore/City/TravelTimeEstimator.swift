@@ -53,7 +53,8 @@ public struct GridTravelModel: TravelTimeEstimator, Equatable {
     /// Speed in m/s at simulated time `time` (seconds since midnight of day 0).
     @inlinable
     public func speed(at time: Double) -> Double {
-        let hour = Int((time / 3600).rounded(.down)) % 24
+        // Reduce before converting: a large finite time would overflow Int.
+        let hour = Int((time / 3600).rounded(.down).truncatingRemainder(dividingBy: 24))
         return speedByHour[hour < 0 ? hour + 24 : hour]
     }
 

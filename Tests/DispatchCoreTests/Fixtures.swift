@@ -1,0 +1,156 @@
+import Testing
+@testable import DispatchCore
+
+/// A position in metres from the south-west corner.
+func point(_ x: Double, _ y: Double) -> Position { Position(x: x, y: y) }
+
+/// Rules with the D4/D5/D11/D13 options a test needs; every other field keeps its default.
+func rules(onTimeout: TimeoutBehaviour = .requeue, onDecline: DeclineBehaviour = .unavailable,
+           cancelCutoff: Double = 600, chargeAt: FareCharging = .dropoff) -> DispatchRules {
+    var rules = DispatchRules()
+    rules.onTimeout = onTimeout
+    rules.onDecline = onDecline
+    rules.reservationCancelCutoff = cancelCutoff
+    rules.fare.chargeAt = chargeAt
+    return rules
+}
+
+/// A small city for one test: 8 km × 8 km in 4 × 4 zones of 2 km side (zone
+/// `row * 4 + column`), taxis driving 10 m/s, Manhattan distances unless told.
+/// Every command goes through `send`, which checks the invariants afterwards.
+///
+/// ```swift
+/// let f = try Fixture()
+/// try f.addDrivers(at: [point(100, 100), point(200, 100)])   // drivers 1, 2 in zone 0
+/// let effects = try f.request(1, from: point(500, 500))
+/// ```
+final class Fixture {
+    let core: DispatchCore
+    /// The time of the next command unless a command names its own.
+    var time: Double = 0
+
+    init(policy: any DispatchPolicy = ZoneFIFOPolicy(), rules: DispatchRules = DispatchRules(),
+         metric: DistanceMetric = .manhattan, width: Double = 8000, height: Double = 8000,
+         zoneSide: Double = 2000) throws {
+        let city = try CityGeometry(width: width, height: height, zoneSide: zoneSide)
+        core = try DispatchCore(city: city, travel: GridTravelModel(metric: metric, speed: 10),
+                                policy: policy, rules: rules)
+    }
+
+    /// Handles a command at `time` (default: the fixture's time, which then moves to it).
+    @discardableResult
+    func send(_ command: Command, at time: Double? = nil,
+              sourceLocation: SourceLocation = #_sourceLocation) throws(DispatchError) -> [Effect] {
+        let at = time ?? self.time
+        let effects = try core.handle(command, at: at)
+        self.time = at
+        let problems = core.invariantViolations()
+        #expect(problems.isEmpty, "\(command): \(problems)", sourceLocation: sourceLocation)
+        return effects
+    }
+
+    /// Registers driver `id` (taxi code "T<id>"), starts their shift at `position`
+    /// and, unless told otherwise, turns them available.
+    @discardableResult
+    func addDriver(_ id: Int, at position: Position, available: Bool = true) throws -> [Effect] {
+        try send(.addDriver(DriverID(id), taxiCode: "T\(id)"))
+        try send(.startShift(DriverID(id), at: position))
+        return available ? try send(.setAvailable(DriverID(id), true)) : []
+    }
+
+    /// Drivers 1, 2, … at the positions, turned available in that order.
+    func addDrivers(at positions: [Position]) throws {
+        let first = core.drivers.count + 1
+        for (offset, position) in positions.enumerated() { try addDriver(first + offset, at: position) }
+    }
+
+    /// An immediate request `id` of customer `customer` (default: same number as the request).
+    @discardableResult
+    func request(_ id: Int, customer: Int? = nil, from origin: Position, to destination: Position = point(7000, 7000),
+                 patience: Double = 0, at time: Double? = nil) throws -> [Effect] {
+        try send(.requestRide(RequestID(id), customer: CustomerID(customer ?? id), origin: origin,
+                              destination: destination, patience: patience), at: time)
+    }
+
+    /// Fires the timer of `kind` asked for in `effects`, at its time.
+    @discardableResult
+    func fire(_ kind: TimerID.Kind, from effects: [Effect],
+              sourceLocation: SourceLocation = #_sourceLocation) throws -> [Effect] {
+        guard let (at, timer) = effects.wake(kind) else {
+            Issue.record("no \(kind) timer in \(effects)", sourceLocation: sourceLocation)
+            return []
+        }
+        return try send(.timerFired(timer), at: at, sourceLocation: sourceLocation)
+    }
+
+    /// The queue of the zone numbered `zone`.
+    func queue(_ zone: Int) -> [DriverID] { core.queue(of: ZoneID(zone)) }
+
+    func status(_ driver: Int) -> DriverStatus? { core.status(of: DriverID(driver)) }
+    func status(request: Int) -> RequestStatus? { core.status(of: RequestID(request)) }
+
+    func snapshot() -> Snapshot { Snapshot(of: core) }
+
+    /// Checks that `command` is refused with `error` and leaves the core exactly as it was.
+    func expectRefused(_ command: Command, at time: Double? = nil, with error: DispatchError,
+                       sourceLocation: SourceLocation = #_sourceLocation) {
+        let before = snapshot()
+        #expect(throws: error, sourceLocation: sourceLocation) { try self.core.handle(command, at: time ?? self.time) }
+        #expect(snapshot() == before, "\(command) changed the core", sourceLocation: sourceLocation)
+        #expect(core.invariantViolations().isEmpty, sourceLocation: sourceLocation)
+    }
+}
+
+/// Everything observable about a core, to show a refused command changed nothing.
+struct Snapshot: Equatable {
+    var now: Double
+    var statistics: DispatchStatistics
+    var drivers: [DriverID]
+    var driverStatuses: [DriverStatus?]
+    var positions: [Position?]
+    var badEvaluations: [Int?]
+    var requests: [RequestID]
+    var requestStatuses: [RequestStatus?]
+    var queues: [[DriverID]]
+    var availableTaxiCount: Int
+
+    init(of core: DispatchCore) {
+        now = core.now
+        statistics = core.statistics
+        drivers = core.drivers.map(\.id)
+        driverStatuses = drivers.map { core.status(of: $0) }
+        positions = drivers.map { core.position(of: $0) }
+        badEvaluations = drivers.map { core.badEvaluations(of: $0) }
+        requests = core.requests.map(\.id)
+        requestStatuses = requests.map { core.status(of: $0) }
+        queues = (0..<core.city.zoneCount).map { core.queue(of: ZoneID($0)) }
+        availableTaxiCount = core.availableTaxiCount
+    }
+}
+
+extension Array where Element == Effect {
+    /// The (driver, request, expiry) of every offer, in order.
+    var offers: [(driver: DriverID, request: RequestID, expiresAt: Double)] {
+        compactMap { if case .offer(let d, let r, let t) = $0 { (d, r, t) } else { nil } }
+    }
+
+    /// The first wake-up of `kind`.
+    func wake(_ kind: TimerID.Kind) -> (at: Double, timer: TimerID)? {
+        for effect in self { if case .wake(let at, let timer) = effect, timer.kind == kind { return (at, timer) } }
+        return nil
+    }
+}
+
+/// SplitMix64 (Steele, Lea, Flood 2014): a small seeded generator, so every
+/// randomized test replays exactly from its seed. Never the system generator.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,199 @@
+import Testing
+@testable import DispatchCore
+
+// MARK: - D3 Offer
+
+@Test func aRequestIsOfferedToTheHeadOfTheOriginZoneQueue() throws {
+    // D3: driver 3 in the next zone is nearer, but the origin zone's head gets it
+    let f = try Fixture()
+    try f.addDrivers(at: [point(100, 100), point(200, 200), point(2050, 1000)])
+    let effects = try f.request(1, from: point(1950, 1000), at: 10)
+    #expect(effects == [.offer(DriverID(1), RequestID(1), expiresAt: 70),
+                        .wake(at: 70, TimerID(kind: .offerTimeout, request: RequestID(1), generation: 1))])
+    #expect(f.status(1) == .offered(RequestID(1)))
+    #expect(f.status(request: 1) == .offered(DriverID(1)))
+    #expect(f.queue(0) == [DriverID(2)])
+    #expect(f.core.statistics.offersSent == 1)
+}
+
+// MARK: - D4 Timeout
+
+@Test func aLapsedOfferPassesToTheNextTaxiAndTheSilentOneGoesToTheTail() throws {
+    // D4 (TAXInseconds: requeue)
+    let f = try Fixture(rules: rules(onTimeout: .requeue))
+    try f.addDrivers(at: [point(100, 100), point(200, 200), point(300, 300)])
+    let offered = try f.request(1, from: point(500, 500))
+    let effects = try f.fire(.offerTimeout, from: offered)
+    #expect(f.time == 60)
+    #expect(effects.contains(.offerWithdrawn(DriverID(1), RequestID(1))))
+    #expect(effects.offers.map(\.driver) == [DriverID(2)])
+    #expect(effects.offers.first?.expiresAt == 120)
+    #expect(f.queue(0) == [DriverID(3), DriverID(1)])
+    #expect(f.status(1) == .available(ZoneID(0)))
+    #expect(f.core.statistics.offersTimedOut == 1)
+}
+
+@Test func aLapsedOfferDisconnectsTheSilentTaxiWhenConfigured() throws {
+    // D4 (option: considered disconnected)
+    let f = try Fixture(rules: rules(onTimeout: .disconnect))
+    try f.addDrivers(at: [point(100, 100), point(200, 200), point(300, 300)])
+    let effects = try f.fire(.offerTimeout, from: try f.request(1, from: point(500, 500)))
+    #expect(effects.offers.map(\.driver) == [DriverID(2)])
+    #expect(f.status(1) == .unavailable)
+    #expect(f.queue(0) == [DriverID(3)])
+}
+
+@Test func theSilentTaxiIsNotOfferedTheSameRequestAgain() throws {
+    // D4: with only the silent taxi left, the customer hears "no taxi" (D7)
+    let f = try Fixture(rules: rules(onTimeout: .requeue))
+    try f.addDrivers(at: [point(100, 100)])
+    let effects = try f.fire(.offerTimeout, from: try f.request(1, from: point(500, 500)))
+    #expect(effects.offers.isEmpty)
+    #expect(effects.contains(.noTaxiAvailable(RequestID(1), CustomerID(1))))
+    #expect(f.queue(0) == [DriverID(1)])
+}
+
+@Test func anOfferTimerAfterAcceptanceIsIgnored() throws {
+    // D4: stale timers are harmless
+    let f = try Fixture()
+    try f.addDrivers(at: [point(100, 100), point(200, 200)])
+    let offered = try f.request(1, from: point(500, 500))
+    try f.send(.accept(DriverID(1), RequestID(1)), at: 20)
+    let before = f.snapshot()
+    #expect(try f.fire(.offerTimeout, from: offered).isEmpty)
+    var after = f.snapshot()
+    after.now = before.now
+    #expect(after == before)
+}
+
+@Test func anOfferTimerOfAnEarlierOfferIsIgnored() throws {
+    // D4: the first timeout's timer fired twice only moves the offer once
+    let f = try Fixture()
+    try f.addDrivers(at: [point(100, 100), point(200, 200), point(300, 300)])
+    let offered = try f.request(1, from: point(500, 500))
+    try f.fire(.offerTimeout, from: offered)
+    #expect(try f.fire(.offerTimeout, from: offered).isEmpty)
+    #expect(f.status(request: 1) == .offered(DriverID(2)))
+}
+
+// MARK: - D5 Decline
+
+@Test func aDeclinerBecomesNotAvailableAndTheRequestPassesOn() throws {
+    // D5 (TAXInseconds)
+    let f = try Fixture(rules: rules(onDecline: .unavailable))
+    try f.addDrivers(at: [point(100, 100), point(200, 200), point(300, 300)])
+    try f.request(1, from: point(500, 500))
+    let effects = try f.send(.decline(DriverID(1), RequestID(1)))
+    #expect(effects.offers.map(\.driver) == [DriverID(2)])
+    #expect(f.status(1) == .unavailable)
+    #expect(f.queue(0) == [DriverID(3)])
+    #expect(f.core.statistics.offersDeclined == 1)
+}
+
+@Test func aDeclinerGoesToTheBottomOfTheQueueWhenConfigured() throws {
+    // D5 (myTaxiService)
+    let f = try Fixture(rules: rules(onDecline: .requeue))
+    try f.addDrivers(at: [point(100, 100), point(200, 200), point(300, 300)])
+    try f.request(1, from: point(500, 500))
+    let effects = try f.send(.decline(DriverID(1), RequestID(1)))
+    #expect(effects.offers.map(\.driver) == [DriverID(2)])
+    #expect(f.queue(0) == [DriverID(3), DriverID(1)])
+}
+
+@Test func aDeclinerIsNotOfferedTheSameRequestAgain() throws {
+    // D5
+    let f = try Fixture(rules: rules(onDecline: .requeue))
+    try f.addDrivers(at: [point(100, 100), point(200, 200)])
+    try f.request(1, from: point(500, 500))
+    try f.send(.decline(DriverID(1), RequestID(1)))
+    let effects = try f.send(.decline(DriverID(2), RequestID(1)))
+    #expect(effects == [.noTaxiAvailable(RequestID(1), CustomerID(1))])
+    #expect(f.queue(0) == [DriverID(1), DriverID(2)])
+}
+
+// MARK: - D6 Closest available taxi
+
+@Test func anEmptyOriginZoneSendsTheRequestToTheSmallestManhattanETA() throws {
+    // D6: A is 2000 m (Manhattan) away, B 2600 m; C far. B queued first.
+    let f = try Fixture(metric: .manhattan)
+    try f.addDrivers(at: [point(2300, 2300), point(3000, 1000), point(7000, 7000)])
+    let effects = try f.request(1, from: point(1000, 1000))
+    #expect(effects.offers.map(\.driver) == [DriverID(2)])
+    let accepted = try f.send(.accept(DriverID(2), RequestID(1)))
+    #expect(accepted.contains(.customerNotified(RequestID(1), CustomerID(1), taxiCode: "T2", eta: 200)))
+}
+
+@Test func anEmptyOriginZoneSendsTheRequestToTheSmallestEuclideanETA() throws {
+    // D6: with straight lines B (1838 m) beats A (2000 m)
+    let f = try Fixture(metric: .euclidean)
+    try f.addDrivers(at: [point(3000, 1000), point(2300, 2300), point(7000, 7000)])
+    let effects = try f.request(1, from: point(1000, 1000))
+    #expect(effects.offers.map(\.driver) == [DriverID(2)])
+}
+
+@Test func theClosestTaxiSearchSkipsTaxisThatAlreadyDeclined() throws {
+    // D6, D5: the next closest gets the request
+    let f = try Fixture()
+    try f.addDrivers(at: [point(3000, 1000), point(4000, 1000), point(2300, 2300)])
+    try f.request(1, from: point(1000, 1000))
+    let effects = try f.send(.decline(DriverID(1), RequestID(1)))
+    #expect(effects.offers.map(\.driver) == [DriverID(3)])
+}
+
+// MARK: - D7 No taxi
+
+@Test func noTaxiAnywhereIsAnsweredAtOnceWithZeroPatience() throws {
+    // D7
+    let f = try Fixture()
+    try f.addDriver(1, at: point(100, 100), available: false)
+    let effects = try f.request(1, from: point(500, 500), patience: 0)
+    #expect(effects == [.noTaxiAvailable(RequestID(1), CustomerID(1))])
+    #expect(f.status(request: 1) == .rejected)
+}
+
+@Test func aPatientCustomerWaitsAndIsServedWhenATaxiTurnsAvailable() throws {
+    // D7: patience > 0
+    let f = try Fixture()
+    try f.addDriver(1, at: point(5000, 5000), available: false)
+    let effects = try f.request(1, from: point(500, 500), patience: 300, at: 10)
+    #expect(effects == [.wake(at: 310, TimerID(kind: .patience, request: RequestID(1), generation: 0)),
+                        .waitingForTaxi(RequestID(1), until: 310)])
+    #expect(f.status(request: 1) == .pending)
+    let served = try f.send(.setAvailable(DriverID(1), true), at: 100)
+    #expect(served.offers.map(\.driver) == [DriverID(1)])
+    #expect(f.status(request: 1) == .offered(DriverID(1)))
+}
+
+@Test func aWaitingCustomerExpiresWhenPatienceRunsOut() throws {
+    // D7
+    let f = try Fixture()
+    let effects = try f.request(1, from: point(500, 500), patience: 300)
+    let expired = try f.fire(.patience, from: effects)
+    #expect(expired == [.requestExpired(RequestID(1), CustomerID(1))])
+    #expect(f.status(request: 1) == .expired)
+}
+
+@Test func taxisBusyWithOtherOffersCountAsNoTaxi() throws {
+    // D7, D2: an offered taxi is not available
+    let f = try Fixture()
+    try f.addDrivers(at: [point(100, 100)])
+    try f.request(1, from: point(500, 500))
+    #expect(try f.request(2, from: point(600, 600)) == [.noTaxiAvailable(RequestID(2), CustomerID(2))])
+}
+
+// MARK: - D8 Acceptance
+
+@Test func acceptanceTellsTheCustomerTheTaxiCodeAndETA() throws {
+    // D8: 800 m Manhattan at 10 m/s; MAD = 1.5 × 80 s + 120 s after acceptance
+    let f = try Fixture()
+    try f.addDrivers(at: [point(100, 100), point(200, 200)])
+    try f.request(1, customer: 7, from: point(500, 500))
+    let effects = try f.send(.accept(DriverID(1), RequestID(1)), at: 30)
+    #expect(effects == [.customerNotified(RequestID(1), CustomerID(7), taxiCode: "T1", eta: 80),
+                        .wake(at: 270, TimerID(kind: .maximumAllowedDelay, request: RequestID(1), generation: 1))])
+    #expect(f.status(1) == .toPickup(RequestID(1)))
+    #expect(f.status(request: 1) == .accepted(DriverID(1)))
+    #expect(f.queue(0) == [DriverID(2)])
+    #expect(f.core.availableTaxiCount == 1)
+    #expect(f.core.statistics.offersAccepted == 1)
+}
