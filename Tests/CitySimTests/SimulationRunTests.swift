@@ -75,3 +75,18 @@ struct SimulationRunTests {
         #expect(booked.servedOnTime > booked.servedLate)
     }
 }
+
+@Suite("Common random numbers")
+struct CommonRandomNumbersTests {
+    @Test("the same seed gives the same customers whatever the fleet size or policy")
+    func demandIsIndependentOfTheFleet() throws {
+        let path = scenariosDirectory.appendingPathComponent("smoke.yaml").path
+        func customers(_ overrides: [String]) throws -> [String] {
+            let result = try CitySimulation(scenario: try Scenario.load(path: path, overrides: overrides), seed: 3).run()
+            return result.rides.map { "\($0.requestedAt) \($0.originX) \($0.originY) \($0.destinationX) \($0.destinationY) \($0.kind)" }
+        }
+        let base = try customers([])
+        #expect(try customers(["fleet.scale=0.5"]) == base)
+        #expect(try customers(["dispatch.policy=nearest-idle", "drivers.accept_probability=0.5"]) == base)
+    }
+}

@@ -34,40 +34,40 @@ extension CitySimulation {
 
     // MARK: Customers
 
+    /// A customer appears. Every random draw for the customer is made first, in
+    /// a fixed order and from demand streams only, so the same seed gives the
+    /// same customers whatever the fleet or policy (common random numbers).
     private func customerArrives() {
         let now = events.now
         if let next = demand.nextArrival(after: now, horizon: horizon, arrivalsRandom) { schedule(.arrival, at: next) }
+        let d = scenario.demand
         let origin = city.drawOrigin(placesRandom)
         let destination = city.drawDestination(from: origin, placesRandom)
-        let d = scenario.demand
-        let customer: CustomerID
-        if d.customers > 0 {
-            customer = CustomerID(arrivalsRandom.uniformInt(below: d.customers))
-        } else {
-            customer = CustomerID(nextCustomer)
-            nextCustomer += 1
-        }
-        let id = RequestID(rides.count)
+        let drawnCustomer = d.customers > 0 ? arrivalsRandom.uniformInt(below: d.customers) : -1
         let reserves = d.reservations.share > 0 && arrivalsRandom.bernoulli(d.reservations.share)
+        let lead = max(d.reservations.leadMinHours * 3600, scenario.dispatch.reservationMinLeadSeconds)
+        let meeting = now + arrivalsRandom.uniform(in: lead..<max(lead + 1, d.reservations.leadMaxHours * 3600))
+        let patience = patienceRandom.duration(d.patience)
+        let cancels = d.cancellation.probability > 0 && patienceRandom.bernoulli(d.cancellation.probability)
+        let cancelDelay = cancels ? patienceRandom.exponential(mean: d.cancellation.meanSeconds) : 0
+
+        let customer = CustomerID(drawnCustomer >= 0 ? drawnCustomer : nextCustomer)
+        let id = RequestID(rides.count)
         let zone = (try? city.geometry.zone(of: origin))?.index ?? 0
-        if reserves {
-            let lead = max(d.reservations.leadMinHours * 3600, scenario.dispatch.reservationMinLeadSeconds)
-            let meeting = now + arrivalsRandom.uniform(in: lead..<max(lead + 1, d.reservations.leadMaxHours * 3600))
-            rides.append(RideRecord(id: id, customer: customer, isReservation: true, requestedAt: now, meetingTime: meeting,
-                                    origin: origin, destination: destination, originZone: zone))
-            mustCommand(.reserveRide(id, customer: customer, origin: origin, destination: destination, meetingTime: meeting))
-        } else {
-            let patience = patienceRandom.duration(d.patience)
-            rides.append(RideRecord(id: id, customer: customer, isReservation: false, requestedAt: now, meetingTime: nil,
-                                    origin: origin, destination: destination, originZone: zone))
-            guard command(.requestRide(id, customer: customer, origin: origin, destination: destination, patience: patience)) else {
-                rides.removeLast()  // D12: this customer already has an open request; they do not ask twice
-                return
-            }
+        rides.append(RideRecord(id: id, customer: customer, isReservation: reserves, requestedAt: now,
+                                meetingTime: reserves ? meeting : nil, origin: origin, destination: destination,
+                                originZone: zone))
+        let accepted = reserves
+            ? command(.reserveRide(id, customer: customer, origin: origin, destination: destination, meetingTime: meeting))
+            : command(.requestRide(id, customer: customer, origin: origin, destination: destination, patience: patience))
+        guard accepted else {
+            rides.removeLast()  // D12: this customer already has an open request; they do not ask twice
+            return
         }
-        if d.cancellation.probability > 0, patienceRandom.bernoulli(d.cancellation.probability) {
-            let delay = patienceRandom.exponential(mean: d.cancellation.meanSeconds)
-            schedule(.customerCancels(request: id), at: reserves ? rides[id.rawValue].meetingTime! - scenario.dispatch.reservationCancelCutoffSeconds - delay : now + delay)
+        if drawnCustomer < 0 { nextCustomer += 1 }
+        if cancels {
+            let cutoff = meeting - scenario.dispatch.reservationCancelCutoffSeconds
+            schedule(.customerCancels(request: id), at: reserves ? cutoff - cancelDelay : now + cancelDelay)
         }
     }
 

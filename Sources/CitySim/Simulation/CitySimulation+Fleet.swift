@@ -36,7 +36,7 @@ extension CitySimulation {
             drivers[Int(d)].leaving = false
             return
         }
-        let position = city.drawStart(placesRandom, nearHotspots: scenario.fleet.startPositions == .hotspots)
+        let position = city.drawStart(fleetRandom, nearHotspots: scenario.fleet.startPositions == .hotspots)
         mustCommand(.startShift(drivers[Int(d)].id, at: position))
         drivers[Int(d)].onShift = true
         drivers[Int(d)].leaving = false

@@ -18,7 +18,11 @@ public final class CitySimulation {
     let warmup: Double
     var events = EventQueue<SimEvent>()
     let streams: RandomStreams
-    let arrivalsRandom, placesRandom, behaviourRandom, ridesRandom, patienceRandom: RandomStream
+    /// Demand streams (arrivals, places, patience) are drawn per customer only, so grid points of
+    /// a sweep that share a seed see the same customers (common random numbers).
+    let arrivalsRandom, placesRandom, patienceRandom: RandomStream
+    /// Model-response streams: drivers' behaviour, drive and ride times, taxis' start places.
+    let behaviourRandom, ridesRandom, fleetRandom: RandomStream
     let demand: DemandProcess
     var drivers: [SimDriver] = []
     var rides: [RideRecord] = []
@@ -66,6 +70,7 @@ public final class CitySimulation {
         behaviourRandom = streams.driverBehaviour
         ridesRandom = streams.rideTimes
         patienceRandom = streams.patience
+        fleetRandom = streams.stream(named: "fleet")
         demand = DemandProcess(ratePerHour: (0..<24).map(scenario.demand.rate(atHour:)))
     }
 
