@@ -20,9 +20,16 @@ public enum ResultWriter {
         try Data(ReportPage.html(for: result).utf8).write(to: directory.appendingPathComponent("report.html"))
     }
 
+    /// A CSV number: integers as such, others with three decimals ("%.3f"), without
+    /// Foundation's `String(format:)`, which cost seconds on a 500,000-row file.
     static func number(_ value: Double?) -> String {
         guard let value else { return "" }
-        return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(format: "%.3f", value)
+        guard value.isFinite, abs(value) < 1e15 else { return String(value) }
+        if value == value.rounded() { return String(Int(value)) }
+        let thousandths = Int((abs(value) * 1000).rounded())
+        let fraction = thousandths % 1000
+        let digits = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : String(fraction)
+        return (value < 0 && thousandths > 0 ? "-" : "") + String(thousandths / 1000) + "." + digits
     }
 
     /// One row per request: identity, places, times, outcome, offers and fare.
