@@ -39,6 +39,15 @@ import Testing
         #expect(error.reason == "expected a number in [0, 1], got 1.5")
     }
 
+    @Test("a maximum trip length not above the minimum is refused")
+    func maximumTripMustExceedMinimum() throws {
+        let yaml = minimalScenarioYAML.replacingOccurrences(
+            of: "requests_per_hour: 60", with: "requests_per_hour: 60\n  min_trip_km: 2\n  max_trip_km: 1")
+        let error = try #require(scenarioError(yaml))
+        #expect(error.keyPath == "demand.max_trip_km")
+        #expect(error.reason.contains("> min_trip_km"))
+    }
+
     @Test("missing required key is named")
     func missingRequiredKeyIsNamed() throws {
         let yaml = minimalScenarioYAML.replacingOccurrences(of: "name: minimal\n", with: "")

@@ -12,6 +12,7 @@ final class CityModel {
     private let origins: DiscreteDistribution
     private let destinations: DiscreteDistribution
     private let minimumTripMetres: Double
+    private let maximumTripMetres: Double
 
     init(scenario: Scenario) throws {
         let city = scenario.city
@@ -24,18 +25,28 @@ final class CityModel {
         origins = try DiscreteDistribution(weights: [city.uniformWeight] + city.hotspots.map(\.originWeight))
         destinations = try DiscreteDistribution(weights: [city.uniformWeight] + city.hotspots.map(\.destinationWeight))
         minimumTripMetres = scenario.demand.minTripKm * 1000
+        maximumTripMetres = (scenario.demand.maxTripKm ?? .infinity) * 1000
     }
 
     /// A trip origin.
     func drawOrigin(_ random: RandomStream) -> Position { draw(origins, random) }
 
-    /// A destination at least the minimum trip length from `origin` (redrawn up to 50 times).
+    /// A destination between the minimum and maximum trip length from `origin`
+    /// (redrawn up to 50 times; then, for a maximum, a place uniformly within it).
     func drawDestination(from origin: Position, _ random: RandomStream) -> Position {
+        func fits(_ p: Position) -> Bool {
+            let d = origin.euclideanDistance(to: p)
+            return d >= minimumTripMetres && d <= maximumTripMetres
+        }
         var destination = draw(destinations, random)
         var attempts = 0
-        while origin.euclideanDistance(to: destination) < minimumTripMetres, attempts < 50 {
+        while !fits(destination), attempts < 50 {
             destination = draw(destinations, random)
             attempts += 1
+        }
+        if !fits(destination), maximumTripMetres.isFinite {
+            let r = maximumTripMetres * random.uniform().squareRoot(), angle = 2 * Double.pi * random.uniform()
+            destination = clip(Position(x: origin.x + r * cos(angle), y: origin.y + r * sin(angle)))
         }
         return destination
     }

@@ -14,6 +14,9 @@ extension Scenario {
         /// `min_trip_km` — destinations closer than this (metric distance, km) to the origin are drawn again.
         /// Number >= 0 and < the city's larger side, default 0.
         public var minTripKm: Double
+        /// `max_trip_km` — destinations farther than this (straight line, km) from the origin are drawn
+        /// again (after 50 tries, a place uniformly within this distance). Number > min_trip_km; default: no limit.
+        public var maxTripKm: Double?
         /// `reservations` — customers who reserve ahead instead of asking now (D11). Default: none.
         public var reservations: Reservations
         /// `patience` — how long a customer waits for a taxi to be assigned when none is available (D7).
@@ -34,7 +37,7 @@ extension Scenario {
 
         enum CodingKeys: String, ScenarioKeys {
             case requestsPerHour = "requests_per_hour", rateFactorByHour = "rate_factor_by_hour", scale
-            case minTripKm = "min_trip_km", reservations, patience, cancellation, customers
+            case minTripKm = "min_trip_km", maxTripKm = "max_trip_km", reservations, patience, cancellation, customers
         }
     }
 
@@ -78,11 +81,18 @@ extension Scenario.Demand {
         guard minTrip < longest else {
             throw map.error(at: .minTripKm, "expected a number < the city's larger side (\(format(longest)) km), got \(format(minTrip))")
         }
+        let maxTrip = try map.optional(.maxTripKm, default: nil) { (r) throws(ScenarioError) -> Double? in
+            try r.double(.positive)
+        }
+        if let maxTrip, maxTrip <= minTrip {
+            throw map.error(at: .maxTripKm, "expected a number > min_trip_km (\(format(minTrip))), got \(format(maxTrip))")
+        }
         return Self(
             requestsPerHour: try map.double(.requestsPerHour, .nonNegative),
             rateFactorByHour: try map.hourly(.rateFactorByHour, .nonNegative),
             scale: try map.double(.scale, default: 1, .nonNegative),
             minTripKm: minTrip,
+            maxTripKm: maxTrip,
             reservations: try Scenario.Reservations.read(map.section(.reservations)),
             patience: try map.optional(.patience, default: .zero) { (r) throws(ScenarioError) in
                 try DistributionSpec.read(r)
