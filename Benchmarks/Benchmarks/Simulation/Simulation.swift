@@ -1,0 +1,44 @@
+// Whole simulations of bundled scenarios through CitySim, as `citysim run` does
+// (without writing any output): Scenario.load, CitySimulation(scenario:), run().
+//
+// - "smoke.yaml run": Scenarios/smoke.yaml as it is (4 × 4 km, 60 taxis, 2 h at 300 requests/h).
+// - "smoke.yaml reservation-heavy": the same city with demand.reservations.share=0.8 and
+//   duration_hours=3 (80 % of customers reserve 2–8 h ahead instead of asking now).
+//
+// Loading the YAML is outside the measurement; building and running the simulation is inside.
+
+import Benchmark
+import CitySim
+import Foundation
+
+/// The root package's directory, found from this file's path (Benchmarks/Benchmarks/Simulation/…).
+let packageRoot: URL = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let smokePath = packageRoot.appendingPathComponent("Scenarios/smoke.yaml").path
+
+func simulationBenchmark(_ name: String, overrides: [String]) {
+    Benchmark(name) { benchmark in
+        do {
+            let scenario = try Scenario.load(path: smokePath, overrides: overrides)
+            benchmark.startMeasurement()
+            let result = try CitySimulation(scenario: scenario).run()
+            benchmark.stopMeasurement()
+            blackHole(result)
+        } catch {
+            benchmark.error("\(error)")
+        }
+    }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .mallocCountTotal],
+        timeUnits: .microseconds,
+        warmupIterations: 3,
+        maxDuration: .seconds(5),
+        maxIterations: 200
+    )
+    simulationBenchmark("smoke.yaml run", overrides: [])
+    simulationBenchmark("smoke.yaml reservation-heavy (share 0.8, 3 h)",
+                        overrides: ["demand.reservations.share=0.8", "duration_hours=3"])
+}

@@ -1,0 +1,49 @@
+// swift-tools-version: 6.1
+// Benchmarks live in their own package so that the root package (and its CI)
+// never builds ordo-one/benchmark, its malloc interposer or the release-mode suites.
+import PackageDescription
+
+let benchmarkPlugin: [Target.PluginUsage] = [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+
+let package = Package(
+    name: "citysim-benchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "citysim", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // Seeded SplitMix64 shared by the suites.
+        .target(name: "BenchmarkSupport"),
+        .executableTarget(
+            name: "DispatchDecision",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "DispatchCore", package: "citysim"),
+            ],
+            path: "Benchmarks/DispatchDecision",
+            plugins: benchmarkPlugin
+        ),
+        .executableTarget(
+            // Not "EventEngine": that name is taken by the root package's module.
+            name: "EventEngineBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "EventEngine", package: "citysim"),
+            ],
+            path: "Benchmarks/EventEngineBenchmarks",
+            plugins: benchmarkPlugin
+        ),
+        .executableTarget(
+            name: "Simulation",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "CitySim", package: "citysim"),
+            ],
+            path: "Benchmarks/Simulation",
+            plugins: benchmarkPlugin
+        ),
+    ]
+)
