@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "DispatchCore", targets: ["DispatchCore"]),
         .library(name: "EventEngine", targets: ["EventEngine"]),
         .library(name: "CitySim", targets: ["CitySim"]),
+        .library(name: "TestSupport", targets: ["TestSupport"]),
         .executable(name: "citysim", targets: ["citysim"]),
     ],
     dependencies: [
@@ -29,8 +30,10 @@ let package = Package(
             "CitySim", "DispatchCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .testTarget(name: "DispatchCoreTests", dependencies: ["DispatchCore"]),
-        .testTarget(name: "EventEngineTests", dependencies: ["EventEngine"]),
+        // Seeded generators and other fixtures shared by tests and benchmarks.
+        .target(name: "TestSupport"),
+        .testTarget(name: "DispatchCoreTests", dependencies: ["DispatchCore", "TestSupport"]),
+        .testTarget(name: "EventEngineTests", dependencies: ["EventEngine", "TestSupport"]),
         .testTarget(name: "CitySimTests", dependencies: ["CitySim", "DispatchCore"]),
     ]
 )

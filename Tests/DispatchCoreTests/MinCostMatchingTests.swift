@@ -1,5 +1,6 @@
 import Testing
 @testable import DispatchCore
+import TestSupport
 
 @Suite("Minimum-cost matching (batch policy)")
 struct MinCostMatchingTests {
@@ -19,14 +20,8 @@ struct MinCostMatchingTests {
 
     @Test("the Hungarian method finds the maximum matching of least cost, as brute force does")
     func matchesBruteForce() {
-        var state: UInt64 = 42
-        func next() -> UInt64 {  // SplitMix64
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var random = SplitMix64(seed: 42)
+        func next() -> UInt64 { random.next() }
         for _ in 0..<300 {
             let rowCount = Int(next() % 6) + 1, columns = Int(next() % 6) + 1
             let rows: [[MinCostMatching.Edge]] = (0..<rowCount).map { _ in

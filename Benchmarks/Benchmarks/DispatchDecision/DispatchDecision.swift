@@ -17,9 +17,6 @@
 // `.timerFired(batchEpoch)` that matches them all (8 nearest candidates each,
 // min-cost matching) and emits the 50 offers. The 50 cancels are unmeasured.
 // The custom metric "ns per request" is the measured epoch time / 50.
-// The batch benchmarks are skipped unless CITYSIM_BENCH_BATCH=1: MinCostMatching.solve
-// can loop forever in its augmenting-path walk (seen after ~1,000 epochs at 1k taxis),
-// which would hang the whole run. See Benchmarks/README.md.
 //
 // ZoneFIFO CAT: 10 % of the zones (drawn at random) are kept empty of taxis and every
 // request starts in one of them, so the origin queue is empty and the policy falls
@@ -118,8 +115,7 @@ func batchEpoch(taxis: Int) {
     var fixture: DispatchFixture?
     Benchmark("Batch epoch (\(batchRequests) requests) \(taxis / 1000)k taxis",
               configuration: .init(metrics: Benchmark.defaultConfiguration.metrics + [nsPerRequest],
-                                   warmupIterations: 5, maxIterations: 300,
-                                   skip: ProcessInfo.processInfo.environment["CITYSIM_BENCH_BATCH"] != "1")) { benchmark in
+                                   warmupIterations: 5, maxIterations: 300)) { benchmark in
         do {
             if fixture == nil {
                 fixture = try DispatchFixture(policy: BatchAssignmentPolicy(window: 30, candidatesPerRequest: 8),
