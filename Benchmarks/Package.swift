@@ -13,12 +13,10 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
     ],
     targets: [
-        // Seeded SplitMix64 shared by the suites.
-        .target(name: "BenchmarkSupport"),
         .executableTarget(
             name: "DispatchDecision",
             dependencies: [
-                "BenchmarkSupport",
+                .product(name: "TestSupport", package: "citysim"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "DispatchCore", package: "citysim"),
             ],
@@ -29,7 +27,7 @@ let package = Package(
             // Not "EventEngine": that name is taken by the root package's module.
             name: "EventEngineBenchmarks",
             dependencies: [
-                "BenchmarkSupport",
+                .product(name: "TestSupport", package: "citysim"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "EventEngine", package: "citysim"),
             ],

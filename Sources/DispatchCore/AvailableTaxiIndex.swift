@@ -68,6 +68,9 @@ struct AvailableTaxiIndex {
         guard limit > 0, count > 0 else { return [] }
         var best: [(slot: Int32, eta: Double)] = []
         best.reserveCapacity(limit + 1)
+        // Once `limit` taxis are known, a taxi farther (straight line) than this radius
+        // cannot beat the slowest of them: skip it without asking the estimator.
+        var radiusSquared = Double.infinity
         let cx = column(position.x), cy = row(position.y)
         let maxRing = max(cx, columns - 1 - cx, cy, rows - 1 - cy)
         var ring = 0
@@ -83,13 +86,20 @@ struct AvailableTaxiIndex {
                 }
             }
             forEachCell(inRing: ring, aroundColumn: cx, row: cy) { cell in
-                for member in cells[cell] where eligible(member.slot) {
+                for member in cells[cell] {
+                    let dx = member.position.x - position.x, dy = member.position.y - position.y
+                    if dx * dx + dy * dy > radiusSquared || !eligible(member.slot) { continue }
                     let eta = travel.travelTime(from: member.position, to: position, departingAt: time)
                     if best.count == limit, eta >= best[limit - 1].eta { continue }
                     var at = best.count
                     while at > 0, best[at - 1].eta > eta || (best[at - 1].eta == eta && best[at - 1].slot > member.slot) { at -= 1 }
                     best.insert((member.slot, eta), at: at)
                     if best.count > limit { best.removeLast() }
+                    if best.count == limit {
+                        let radius = travel.reachableStraightLineDistance(within: best[limit - 1].eta, departingAt: time)
+                        // A hair of slack so rounding never drops a taxi whose ETA ties the bound.
+                        radiusSquared = radius.isFinite ? radius * radius * (1 + 1e-9) + 1e-6 : .infinity
+                    }
                 }
             }
             ring += 1

@@ -23,7 +23,7 @@
 // back to the ring search of the spatial index for the closest available taxi (CAT).
 
 import Benchmark
-import BenchmarkSupport
+import TestSupport
 import DispatchCore
 import Foundation
 

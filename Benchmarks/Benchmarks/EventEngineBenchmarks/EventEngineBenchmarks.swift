@@ -8,7 +8,7 @@
 // kilo): wall clock is per 1,000 pairs, throughput counts pairs per second.
 
 import Benchmark
-import BenchmarkSupport
+import TestSupport
 import EventEngine
 import Foundation
 

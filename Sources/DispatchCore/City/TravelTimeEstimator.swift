@@ -12,6 +12,15 @@ public protocol TravelTimeEstimator: Sendable {
     func roadDistance(from origin: Position, to destination: Position) -> Double
     /// A lower bound on the driving time between any two points `straightLineDistance` apart.
     func lowerBoundTravelTime(straightLineDistance: Double, departingAt time: Double) -> Double
+    /// The largest straight-line distance whose lower-bound time is at most `seconds`: the
+    /// inverse of `lowerBoundTravelTime`. Points farther away cannot be reached within `seconds`,
+    /// so the spatial search skips them without asking for their travel time.
+    func reachableStraightLineDistance(within seconds: Double, departingAt time: Double) -> Double
+}
+
+extension TravelTimeEstimator {
+    /// No pruning: every candidate's travel time is computed.
+    public func reachableStraightLineDistance(within seconds: Double, departingAt time: Double) -> Double { .infinity }
 }
 
 /// How road distance relates to the straight line between two points.
@@ -72,5 +81,9 @@ public struct GridTravelModel: TravelTimeEstimator, Equatable {
     /// L1 ≥ L2, so the straight line times the detour factor bounds both metrics from below.
     public func lowerBoundTravelTime(straightLineDistance: Double, departingAt time: Double) -> Double {
         straightLineDistance * detourFactor / speed(at: time)
+    }
+
+    public func reachableStraightLineDistance(within seconds: Double, departingAt time: Double) -> Double {
+        seconds * speed(at: time) / detourFactor
     }
 }
