@@ -36,7 +36,8 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let loaded: Scenario
         do { loaded = try Scenario.load(path: scenario, overrides: overrides) } catch {
-            throw CleanExit.message("error: \(error)")
+            printError("error: \(error)")
+            throw ExitCode(2)
         }
         let seed = self.seed ?? loaded.seed
         let folder = URL(fileURLWithPath: out ?? "Results/runs/\(loaded.name)-seed\(seed)")
