@@ -110,3 +110,22 @@ struct TripLengthTests {
         #expect(Double(longEnough.count) / Double(rides.count) > 0.9)  // the fallback after 50 tries may be shorter
     }
 }
+
+@Suite("Replications")
+struct ReplicationTests {
+    @Test("replications are summarized by their mean and a Student-t 95 % interval")
+    func replicationSummaryHasMeansAndIntervals() throws {
+        let path = scenariosDirectory.appendingPathComponent("smoke.yaml").path
+        let scenario = try Scenario.load(path: path, overrides: ["duration_hours=1"])
+        let summaries = try (0..<4).map { try CitySimulation(scenario: scenario, replication: $0).run().summary }
+        let aggregate = ReplicationSummary(summaries)
+        let waits = summaries.map(\.waitS.p90)
+        let mean = waits.reduce(0, +) / 4
+        let sd = (waits.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / 3).squareRoot()
+        let estimate = try #require(aggregate.metrics["wait_s.p90"])
+        #expect(aggregate.replications == 4)
+        #expect(abs(estimate.mean - mean) < 1e-9)
+        #expect(abs(estimate.ci95HalfWidth - 3.182446305284263 * sd / 2) < 1e-6)  // t(0.975, 3) = 3.1824
+        #expect(estimate.ci95HalfWidth > 0)
+    }
+}
