@@ -131,23 +131,24 @@ struct TripFinder {
     // MARK: - Building blocks
 
     /// Builds the trip leaving at `notBefore`; when it would arrive before the request's
-    /// target, leaves later so as to arrive by the target (re-evaluating the time-dependent
-    /// duration a few times).
+    /// target, leaves as late as possible so as to arrive by the target: the time-dependent
+    /// duration is re-evaluated a few times, and when the later trip is impossible (rain, a
+    /// strike, no taxi) earlier departures are tried every 15 minutes back to `notBefore`.
     private func timed(_ request: TripRequest, _ build: (Double) -> Trip?) -> Trip? {
-        guard var trip = build(request.notBefore) else { return nil }
-        if let target = request.target, trip.arrival < target {
-            var departure = request.notBefore + (target - trip.arrival)
-            for _ in 0..<4 {
-                guard let later = build(departure) else { break }
-                if later.arrival <= target + 1e-6 {
-                    trip = later
-                    break
-                }
-                departure -= later.arrival - target
-                if departure <= request.notBefore { break }
-            }
+        guard let target = request.target, target > request.notBefore else { return build(request.notBefore) }
+        var departure = target
+        for _ in 0..<4 {
+            guard let trip = build(departure) else { break }
+            if trip.arrival <= target + 1e-6 { return trip }
+            departure -= trip.arrival - target
+            if departure <= request.notBefore { break }
         }
-        return trip
+        departure = min(departure, target) - 900
+        while departure > request.notBefore {
+            if let trip = build(departure), trip.arrival <= target + 1e-6 { return trip }
+            departure -= 900
+        }
+        return build(request.notBefore)
     }
 
     private func walkLeg(from: Position, to: Position, departure: Double, detail: String) -> Leg {

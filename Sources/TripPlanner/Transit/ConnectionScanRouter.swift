@@ -143,7 +143,7 @@ struct ConnectionScanRouter {
         var legs: [Leg] = []
         let firstStop = stops[Int(connections[rides[0].entry].departureStop)]
         let walkIn = firstStop.position.manhattanDistance(to: origin)
-        if walkIn > 0 {
+        if walkIn >= 1 {  // stops placed from latitude and longitude are within centimetres
             let board = connections[rides[0].entry].departure
             legs.append(Leg(means: .walk, from: origin, to: firstStop.position, departure: board - walkIn / access.walkSpeed,
                             arrival: board, distance: walkIn, cost: 0, co2: 0, detail: "walk to \(firstStop.name)"))
@@ -163,7 +163,7 @@ struct ConnectionScanRouter {
         }
         let lastStop = stops[Int(connections[rides[rides.count - 1].exit].arrivalStop)]
         let walkOut = lastStop.position.manhattanDistance(to: destination)
-        if walkOut > 0 {
+        if walkOut >= 1 {
             let alight = connections[rides[rides.count - 1].exit].arrival
             legs.append(Leg(means: .walk, from: lastStop.position, to: destination, departure: alight,
                             arrival: alight + walkOut / access.walkSpeed, distance: walkOut, cost: 0, co2: 0,
