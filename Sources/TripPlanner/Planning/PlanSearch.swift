@@ -120,9 +120,7 @@ struct PlanSearch {
         let appointment = fixed[inside]
         let end = planner.window(appointment).end
         for index in flexible.indices where state.remaining & (1 << index) != 0 {
-            var left = state
-            left.steps.append(activity(appointment, from: state.partStart, to: state.time))
-            exploreFlexible(index, from: left, deadline: end) { search, placed in
+            exploreFlexible(index, from: state, deadline: end) { search, placed in
                 let back = TripRequest(from: placed.place, to: appointment.place, notBefore: placed.time, target: nil,
                                        deadline: end, appointment: appointment)
                 for trip in search.tripOptions(back, placed) {
@@ -158,7 +156,11 @@ struct PlanSearch {
         for trip in tripOptions(request, state) {
             let start = max(trip.arrival, w.start)
             guard start + w.duration <= latestEnd + 1e-6 else { continue }
-            var next = travel(state, trip, to: appointment)
+            var next = state
+            if let inside = state.inside {  // the part of the appointment before the break
+                next.steps.append(activity(fixed[inside], from: state.partStart, to: trip.departure))
+            }
+            next = travel(next, trip, to: appointment)
             next.remaining &= ~(1 << index)
             next.steps.append(activity(appointment, from: start, to: start + w.duration))
             next.time = start + w.duration
