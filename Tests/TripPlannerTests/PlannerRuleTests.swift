@@ -91,6 +91,7 @@ import Testing
     #expect(plan.activity(AppointmentID("lunch")).first?.start == at(12.5))
     #expect(plan.activity(AppointmentID("work")).map(\.end).last == at(17))
     #expect(plan.activity(AppointmentID("work")).count == 2)
+    #expect(plan.activity(AppointmentID("work")).first?.end == plan.trip(to: AppointmentID("lunch"))?.departure)
     #expect(zip(plan.steps, plan.steps.dropFirst()).allSatisfy { $0.end <= $1.start + 1e-6 })
 }
 

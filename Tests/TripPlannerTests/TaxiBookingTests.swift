@@ -30,3 +30,15 @@ import Testing
     #expect(quote.rideSeconds == 300 && !quote.isReservation)
     #expect(quote.fare == core.rules.fare.fare(metres: 3000, seconds: 300))
 }
+
+/// Booking a planned day's taxi legs reserves the one that starts more than 2 h after planning.
+@Test func aPlannedTaxiTripIsBookedAsAReservation() throws {
+    let core = try dispatchCore(taxis: [point(1500, 1000)])
+    let taxis = DispatchTaxiBooking(core: core, dayStart: 0)
+    var day = planner(taxi: taxis)
+    day.conditions.preferences.disabledMeans = [.walk]
+    let plan = day.plan([fixed("office", 10, 11, at: point(4000, 1000))], criterion: .fastest)
+    let receipts = try taxis.bookTaxis(of: plan, customer: CustomerID(7), now: at(6))
+    #expect(receipts.map(\.kind) == [.reservation, .reservation])
+    #expect(receipts.allSatisfy { core.status(of: $0.request) == .scheduled })
+}

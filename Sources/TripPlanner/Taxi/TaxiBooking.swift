@@ -90,3 +90,16 @@ public final class DispatchTaxiBooking: TaxiBooking {
         return TaxiBookingReceipt(request: id, kind: reservation ? .reservation : .immediate, effects: effects)
     }
 }
+
+extension TaxiBooking {
+    /// Books every taxi leg of a plan, in time order.
+    /// - Returns: one receipt per taxi leg.
+    /// - Throws: the first refusal; legs before it stay booked.
+    public func bookTaxis(of plan: DayPlan, customer: CustomerID, now: Double) throws -> [TaxiBookingReceipt] {
+        var receipts: [TaxiBookingReceipt] = []
+        for leg in plan.trips.flatMap(\.legs) where leg.means == .taxi {
+            receipts.append(try book(from: leg.from, to: leg.to, departure: leg.departure, customer: customer, now: now))
+        }
+        return receipts
+    }
+}
