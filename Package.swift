@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "DispatchCore", targets: ["DispatchCore"]),
         .library(name: "EventEngine", targets: ["EventEngine"]),
         .library(name: "CitySim", targets: ["CitySim"]),
+        .library(name: "TripPlanner", targets: ["TripPlanner"]),
         .library(name: "TestSupport", targets: ["TestSupport"]),
         .executable(name: "citysim", targets: ["citysim"]),
     ],
@@ -26,8 +27,11 @@ let package = Package(
             "DispatchCore", "EventEngine", "CGSL",
             .product(name: "Yams", package: "Yams"),
         ]),
+        // The trip planner (Travlendar+): daily schedules and travel means; taxis through DispatchCore. Pure, no I/O.
+        .target(name: "TripPlanner", dependencies: ["DispatchCore"]),
         .executableTarget(name: "citysim", dependencies: [
-            "CitySim", "DispatchCore",
+            "CitySim", "DispatchCore", "TripPlanner",
+            .product(name: "Yams", package: "Yams"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Seeded generators and other fixtures shared by tests and benchmarks.
@@ -35,5 +39,6 @@ let package = Package(
         .testTarget(name: "DispatchCoreTests", dependencies: ["DispatchCore", "TestSupport"]),
         .testTarget(name: "EventEngineTests", dependencies: ["EventEngine", "TestSupport"]),
         .testTarget(name: "CitySimTests", dependencies: ["CitySim", "DispatchCore"]),
+        .testTarget(name: "TripPlannerTests", dependencies: ["TripPlanner", "DispatchCore"]),
     ]
 )

@@ -1,0 +1,204 @@
+/// The part of a GTFS static feed the planner uses: stops, routes, trips, stop times and the
+/// weekly calendar (`calendar_dates.txt`, shapes, fares and frequencies are ignored).
+///
+/// ```swift
+/// let feed = try GTFSFeed.read(files: ["stops.txt": stops, "routes.txt": routes, "trips.txt": trips,
+///                                      "stop_times.txt": stopTimes, "calendar.txt": calendar])
+/// ```
+public struct GTFSFeed: Sendable {
+    public struct Stop: Sendable, Equatable {
+        public var id: String
+        public var name: String
+        public var latitude: Double
+        public var longitude: Double
+    }
+
+    public struct Route: Sendable, Equatable {
+        public var id: String
+        public var shortName: String
+        public var longName: String
+    }
+
+    public struct Trip: Sendable, Equatable {
+        public var id: String
+        public var routeID: String
+        public var serviceID: String
+        public var headsign: String
+    }
+
+    public struct StopTime: Sendable, Equatable {
+        public var tripID: String
+        /// Seconds after midnight of the service day (may exceed 24 h).
+        public var arrival: Double
+        public var departure: Double
+        public var stopID: String
+        public var sequence: Int
+    }
+
+    /// A `calendar.txt` row: the weekdays a service runs between two dates (inclusive).
+    public struct Service: Sendable, Equatable {
+        public var id: String
+        public var weekdays: Set<Weekday>
+        public var start: CivilDate
+        public var end: CivilDate
+
+        public func runs(on day: CivilDate) -> Bool { day >= start && day <= end && weekdays.contains(day.weekday) }
+    }
+
+    public var stops: [Stop]
+    public var routes: [Route]
+    public var trips: [Trip]
+    public var stopTimes: [StopTime]
+    public var services: [Service]
+
+    /// The five files the reader needs, by name.
+    public static let fileNames = ["stops.txt", "routes.txt", "trips.txt", "stop_times.txt", "calendar.txt"]
+
+    /// Reads a feed from the text of its files, keyed by file name.
+    /// - Throws: `GTFSError` naming the file, line and field of the first problem: a missing
+    ///   file or column, a bad number, time or date, an unknown reference, a duplicate id.
+    /// - Complexity: O(total size of the files).
+    public static func read(files: [String: String]) throws(GTFSError) -> GTFSFeed {
+        func table(_ name: String) throws(GTFSError) -> CSVTable {
+            guard let text = files[name] else { throw GTFSError(file: name, line: 0, field: nil, reason: "missing file") }
+            return try CSVTable(file: name, text: text)
+        }
+        let stops = try readStops(table("stops.txt"))
+        let routes = try readRoutes(table("routes.txt"))
+        let services = try readCalendar(table("calendar.txt"))
+        let trips = try readTrips(table("trips.txt"), routes: Set(routes.map(\.id)), services: Set(services.map(\.id)))
+        let stopTimes = try readStopTimes(table("stop_times.txt"), trips: Set(trips.map(\.id)), stops: Set(stops.map(\.id)))
+        return GTFSFeed(stops: stops, routes: routes, trips: trips, stopTimes: stopTimes, services: services)
+    }
+
+    // MARK: - Files
+
+    private static func readStops(_ table: CSVTable) throws(GTFSError) -> [Stop] {
+        let id = try table.column("stop_id"), name = try table.column("stop_name")
+        let lat = try table.column("stop_lat"), lon = try table.column("stop_lon")
+        var seen: Set<String> = []
+        var stops: [Stop] = []
+        for row in table.rows {
+            let field = FieldReader(table: table, line: row.line, fields: row.fields)
+            let stopID = try field.text(id, "stop_id")
+            guard seen.insert(stopID).inserted else { throw field.error("stop_id", "duplicate stop_id '\(stopID)'") }
+            stops.append(Stop(id: stopID, name: row.fields[name], latitude: try field.number(lat, "stop_lat", -90...90),
+                              longitude: try field.number(lon, "stop_lon", -180...180)))
+        }
+        return stops
+    }
+
+    private static func readRoutes(_ table: CSVTable) throws(GTFSError) -> [Route] {
+        let id = try table.column("route_id")
+        let short = table.optionalColumn("route_short_name"), long = table.optionalColumn("route_long_name")
+        var routes: [Route] = []
+        for row in table.rows {
+            let field = FieldReader(table: table, line: row.line, fields: row.fields)
+            let shortName = short.map { row.fields[$0] } ?? "", longName = long.map { row.fields[$0] } ?? ""
+            guard !shortName.isEmpty || !longName.isEmpty else {
+                throw field.error("route_short_name", "a route needs route_short_name or route_long_name")
+            }
+            routes.append(Route(id: try field.text(id, "route_id"), shortName: shortName, longName: longName))
+        }
+        return routes
+    }
+
+    private static func readCalendar(_ table: CSVTable) throws(GTFSError) -> [Service] {
+        let id = try table.column("service_id")
+        var dayColumns: [(Weekday, Int)] = []
+        for weekday in Weekday.allCases { dayColumns.append((weekday, try table.column(weekday.rawValue))) }
+        let start = try table.column("start_date"), end = try table.column("end_date")
+        var services: [Service] = []
+        for row in table.rows {
+            let field = FieldReader(table: table, line: row.line, fields: row.fields)
+            var weekdays: Set<Weekday> = []
+            for (weekday, column) in dayColumns {
+                switch row.fields[column] {
+                case "1": weekdays.insert(weekday)
+                case "0": break
+                default: throw field.error(weekday.rawValue, "expected 0 or 1, got '\(row.fields[column])'")
+                }
+            }
+            services.append(Service(id: try field.text(id, "service_id"), weekdays: weekdays,
+                                    start: try field.date(start, "start_date"), end: try field.date(end, "end_date")))
+        }
+        return services
+    }
+
+    private static func readTrips(_ table: CSVTable, routes: Set<String>, services: Set<String>) throws(GTFSError) -> [Trip] {
+        let route = try table.column("route_id"), service = try table.column("service_id"), id = try table.column("trip_id")
+        let headsign = table.optionalColumn("trip_headsign")
+        var trips: [Trip] = []
+        for row in table.rows {
+            let field = FieldReader(table: table, line: row.line, fields: row.fields)
+            let routeID = try field.text(route, "route_id"), serviceID = try field.text(service, "service_id")
+            guard routes.contains(routeID) else { throw field.error("route_id", "unknown route_id '\(routeID)' (not in routes.txt)") }
+            guard services.contains(serviceID) else {
+                throw field.error("service_id", "unknown service_id '\(serviceID)' (not in calendar.txt)")
+            }
+            trips.append(Trip(id: try field.text(id, "trip_id"), routeID: routeID, serviceID: serviceID,
+                              headsign: headsign.map { row.fields[$0] } ?? ""))
+        }
+        return trips
+    }
+
+    private static func readStopTimes(_ table: CSVTable, trips: Set<String>, stops: Set<String>) throws(GTFSError) -> [StopTime] {
+        let trip = try table.column("trip_id"), arrival = try table.column("arrival_time")
+        let departure = try table.column("departure_time"), stop = try table.column("stop_id")
+        let sequence = try table.column("stop_sequence")
+        var times: [StopTime] = []
+        for row in table.rows {
+            let field = FieldReader(table: table, line: row.line, fields: row.fields)
+            let tripID = try field.text(trip, "trip_id"), stopID = try field.text(stop, "stop_id")
+            guard trips.contains(tripID) else { throw field.error("trip_id", "unknown trip_id '\(tripID)' (not in trips.txt)") }
+            guard stops.contains(stopID) else { throw field.error("stop_id", "unknown stop_id '\(stopID)' (not in stops.txt)") }
+            let arrive = try field.time(arrival, "arrival_time"), depart = try field.time(departure, "departure_time")
+            guard depart >= arrive else { throw field.error("departure_time", "departure before arrival") }
+            guard let order = Int(row.fields[sequence]), order >= 0 else {
+                throw field.error("stop_sequence", "expected a non-negative integer, got '\(row.fields[sequence])'")
+            }
+            times.append(StopTime(tripID: tripID, arrival: arrive, departure: depart, stopID: stopID, sequence: order))
+        }
+        return times
+    }
+}
+
+/// Reads the fields of one CSV row, turning problems into `GTFSError`s at that row.
+private struct FieldReader {
+    let table: CSVTable
+    let line: Int
+    let fields: [String]
+
+    func error(_ field: String, _ reason: String) -> GTFSError {
+        GTFSError(file: table.file, line: line, field: field, reason: reason)
+    }
+
+    func text(_ column: Int, _ name: String) throws(GTFSError) -> String {
+        let value = fields[column]
+        guard !value.isEmpty else { throw error(name, "must not be empty") }
+        return value
+    }
+
+    func number(_ column: Int, _ name: String, _ range: ClosedRange<Double>) throws(GTFSError) -> Double {
+        guard let value = Double(fields[column].trimming(" ")), value.isFinite else {
+            throw error(name, "expected a number, got '\(fields[column])'")
+        }
+        guard range.contains(value) else { throw error(name, "expected a number in \(range), got \(value)") }
+        return value
+    }
+
+    func time(_ column: Int, _ name: String) throws(GTFSError) -> Double {
+        guard let seconds = ClockTime.seconds(fields[column].trimming(" ")) else {
+            throw error(name, "expected a time HH:MM:SS, got '\(fields[column])'")
+        }
+        return seconds
+    }
+
+    func date(_ column: Int, _ name: String) throws(GTFSError) -> CivilDate {
+        let text = fields[column]
+        guard text.count == 8, let date = try? CivilDate(parsing: text) else {
+            throw error(name, "expected a date YYYYMMDD, got '\(text)'")
+        }
+        return date
+    }
+}
