@@ -19,6 +19,8 @@ public struct FleetPlan: Codable, Sendable {
     public struct Hour: Codable, Sendable, Equatable {
         public var hour: Int
         public var met: Bool
+        /// False for hours inside the warm-up: they take the need of the next measured hour.
+        public var measured: Bool
         public var scale: Double
         public var taxisNeeded: Int
         public var demand: Double
@@ -31,7 +33,8 @@ public struct FleetPlan: Codable, Sendable {
         + "each hour's last failing and first passing coarse scale, each with the same replications (common random numbers). "
         + "An hour passes when the upper confidence bound of its p90 wait is at most the target and its lost share "
         + "((rejected + expired) / requests, pooled over replications) is at most the limit; it needs the taxis on shift "
-        + "at the hour's midpoint at the smallest passing scale (hours without requests need none). The whole day is scaled together, so backlogs carry over between hours."
+        + "at the hour's midpoint at the smallest scale from which every larger scale tried passes (hours without requests "
+        + "need none; warm-up hours take the next hour's need). The whole day is scaled together, so backlogs carry over between hours."
 
     /// - Throws: `ShiftPlan.Uncoverable` when the allowed shifts leave an hour with need uncovered.
     public init(planner: FleetPlanner, evaluations: [FleetPlanner.Evaluation], shiftHours: Int, shiftStarts: [Int]) throws {
@@ -45,15 +48,28 @@ public struct FleetPlan: Codable, Sendable {
         method = Self.methodNote
         scalesEvaluated = evaluations.map(\.scale)
         self.evaluations = evaluations
-        hours = (0..<24).map { hour in
-            if evaluations.allSatisfy({ $0.hours[hour].demand == 0 }) {
-                return Hour(hour: hour, met: true, scale: 0, taxisNeeded: 0, demand: 0, p90WaitMeanS: 0, p90WaitUpperS: 0, lostShare: 0)
+        let measured = (0..<24).map { hour in evaluations.contains { $0.hours[hour].measured } }
+        var hours: [Hour] = (0..<24).map { hour in
+            let simulated = Double(hour) < planner.scenario.durationHours
+            if (measured[hour] || !simulated), evaluations.allSatisfy({ $0.hours[hour].demand == 0 }) {
+                return Hour(hour: hour, met: true, measured: measured[hour], scale: 0, taxisNeeded: 0, demand: 0,
+                            p90WaitMeanS: 0, p90WaitUpperS: 0, lostShare: 0)
             }
-            let chosen = evaluations.first { $0.hours[hour].passes } ?? evaluations.last!
+            // The smallest scale from which every larger scale tried passes (robust to a lucky pass).
+            let first = evaluations.indices.first { i in evaluations[i...].allSatisfy { $0.hours[hour].passes } }
+            let chosen = first.map { evaluations[$0] } ?? evaluations.last!
             let h = chosen.hours[hour]
-            return Hour(hour: hour, met: h.passes, scale: chosen.scale, taxisNeeded: h.taxisOnShift, demand: h.demand,
-                        p90WaitMeanS: h.p90WaitMean, p90WaitUpperS: h.p90WaitUpper, lostShare: h.lostShare)
+            return Hour(hour: hour, met: first != nil, measured: measured[hour], scale: chosen.scale, taxisNeeded: h.taxisOnShift,
+                        demand: h.demand, p90WaitMeanS: h.p90WaitMean, p90WaitUpperS: h.p90WaitUpper, lostShare: h.lostShare)
         }
+        // Hours of the warm-up were not measured: they take the need of the next measured hour.
+        for hour in (0..<24).reversed() where !measured[hour] && Double(hour) < planner.scenario.durationHours {
+            if let next = (1..<24).map({ (hour + $0) % 24 }).first(where: { measured[$0] }) {
+                hours[hour].taxisNeeded = hours[next].taxisNeeded
+                hours[hour].met = hours[next].met
+            }
+        }
+        self.hours = hours
         shiftPlan = try ShiftPlan(need: hours.map(\.taxisNeeded), shiftHours: shiftHours, starts: shiftStarts)
     }
 
@@ -62,11 +78,12 @@ public struct FleetPlan: Codable, Sendable {
         func pad(_ s: String, _ n: Int) -> String { String(repeating: " ", count: max(0, n - s.count)) + s }
         var out = "hour  taxis needed  scale  requests  p90 wait (mean / upper \(Int(confidence * 100)) %)  lost share  plan coverage\n"
         for h in hours {
-            out += pad(String(format: "%02d", h.hour), 4) + pad(String(h.taxisNeeded) + (h.met ? "" : "*"), 14)
+            out += pad(String(format: "%02d", h.hour), 4) + pad(String(h.taxisNeeded) + (h.met ? "" : "*") + (h.measured ? "" : "w"), 14)
                 + pad(String(format: "%.2f", h.scale), 7) + pad(String(format: "%.0f", h.demand), 10)
                 + pad(String(format: "%.0f s / %.0f s", h.p90WaitMeanS, h.p90WaitUpperS), 31)
                 + pad(String(format: "%.2f %%", h.lostShare * 100), 12) + pad(String(shiftPlan.coverage[h.hour]), 15) + "\n"
         }
+        if hours.contains(where: { !$0.measured }) { out += "w warm-up hour, not measured: takes the next hour's need\n" }
         if hours.contains(where: { !$0.met }) { out += "* target not met even at the largest scale tried (\(scalesEvaluated.last ?? 0)); its figures shown\n" }
         out += "shift plan (\(shiftPlan.shiftHours)-hour shifts): "
             + zip(shiftPlan.starts, shiftPlan.taxisByStart).filter { $0.1 > 0 }.map { String(format: "%02d:00 × %d", $0.0, $0.1) }.joined(separator: ", ")

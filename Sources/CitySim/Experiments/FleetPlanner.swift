@@ -8,7 +8,7 @@ import Foundation
 /// confidence bound (Student t) of its p90 wait over the replications is at most the target and its pooled
 /// share of lost requests ((rejected + expired) / demand) is at most the limit. The taxis an hour needs are
 /// the taxis on shift in that hour (from the scenario's shifts, at the hour's midpoint) at the smallest
-/// passing scale. Hours interact (a backlog carries over), so the need of an hour is measured with the whole
+/// scale from which every larger scale tried passes. Hours interact (a backlog carries over), so the need of an hour is measured with the whole
 /// day scaled, not in isolation.
 public struct FleetPlanner: Sendable {
     public var scenario: Scenario
@@ -40,6 +40,8 @@ public struct FleetPlanner: Sendable {
         public var p90WaitUpper: Double
         public var lostShare: Double
         public var passes: Bool
+        /// False when the hour lies in the warm-up (or beyond the horizon): nothing was measured.
+        public var measured: Bool
     }
 
     /// One fleet scale, evaluated.
@@ -94,9 +96,10 @@ public struct FleetPlanner: Sendable {
         let taxis = Self.taxisOnShift(scenario.fleet, scale: scale)
         let firstCounted = Int(scenario.warmupHours.rounded(.up))
         let hours = (0..<24).map { hour -> HourEstimate in
-            var p90s: [Double] = [], demand = 0, lost = 0
+            var p90s: [Double] = [], demand = 0, lost = 0, measured = false
             for summary in summaries {
                 let entries = summary.perHour.filter { $0.hour >= firstCounted && $0.hour % 24 == hour }
+                measured = measured || !entries.isEmpty
                 p90s.append(entries.map(\.p90WaitS).max() ?? 0)
                 demand += entries.reduce(0) { $0 + $1.demand }
                 lost += entries.reduce(0) { $0 + $1.rejected + $1.expired }
@@ -105,7 +108,7 @@ public struct FleetPlanner: Sendable {
             let share = demand > 0 ? Double(lost) / Double(demand) : 0
             return HourEstimate(hour: hour, taxisOnShift: taxis[hour], demand: Double(demand) / Double(replications),
                                 p90WaitMean: mean, p90WaitUpper: mean + half, lostShare: share,
-                                passes: mean + half <= p90WaitTarget && share <= maxLostShare)
+                                passes: mean + half <= p90WaitTarget && share <= maxLostShare, measured: measured)
         }
         return Evaluation(scale: scale, hours: hours)
     }

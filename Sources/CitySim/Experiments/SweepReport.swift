@@ -77,7 +77,7 @@ enum SweepReport {
 
     static func value(_ x: Double, _ metric: SweepMetric) -> String {
         switch metric.unit {
-        case .seconds: return Fmt.duration(x)
+        case .seconds: return Fmt.number(x) + " s"
         case .share: return Fmt.percent(x)
         default: return Fmt.number(x)
         }
