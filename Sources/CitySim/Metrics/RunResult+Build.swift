@@ -86,16 +86,18 @@ extension RunResult {
     private static func hourFigures(_ sim: CitySimulation, _ rides: [RideRow]) -> [RunSummary.HourFigures] {
         let hours = Int(sim.scenario.durationHours.rounded(.up))
         var figures = (0..<hours).map { RunSummary.HourFigures(hour: $0) }
-        var waitSum = Array(repeating: 0.0, count: hours), waitCount = Array(repeating: 0, count: hours)
+        var waits = Array(repeating: [Double](), count: hours)
         for ride in rides {
             let h = min(hours - 1, Int(ride.requestedAt / 3600))
             figures[h].demand += 1
             if ride.outcome == "served" { figures[h].served += 1 }
             if ride.outcome == "rejected" { figures[h].rejected += 1 }
-            if let wait = ride.waitS { waitSum[h] += wait; waitCount[h] += 1 }
+            if ride.outcome == "expired" { figures[h].expired += 1 }
+            if let wait = ride.waitS { waits[h].append(wait) }
         }
         for h in 0..<hours {
-            figures[h].meanWaitS = waitCount[h] > 0 ? waitSum[h] / Double(waitCount[h]) : 0
+            figures[h].meanWaitS = waits[h].isEmpty ? 0 : waits[h].reduce(0, +) / Double(waits[h].count)
+            figures[h].p90WaitS = Statistics.distribution(waits[h]).p90
             if h < sim.hourly.count {
                 figures[h].taxisOnShift = sim.hourly[h].taxisOnShift
                 figures[h].taxisAvailable = sim.hourly[h].taxisAvailable

@@ -57,7 +57,11 @@ public struct RunSummary: Codable, Sendable, Equatable {
     public struct HourFigures: Codable, Sendable, Equatable {
         public var hour = 0
         public var demand = 0, served = 0, rejected = 0
+        /// Requests of the hour whose patience ran out before a taxi was found (D7).
+        public var expired = 0
         public var meanWaitS = 0.0
+        /// 90th percentile of the waits of the hour's served immediate requests (0 when none).
+        public var p90WaitS = 0.0
         public var taxisOnShift = 0, taxisAvailable = 0
     }
     public struct ZoneFigures: Codable, Sendable, Equatable {

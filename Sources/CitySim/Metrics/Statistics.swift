@@ -30,12 +30,12 @@ enum Statistics {
         return (2 * weighted) / (n * total) - (n + 1) / n
     }
 
-    /// Mean and half-width of the 95 % confidence interval (Student t).
-    static func meanWithConfidence(_ values: [Double]) -> (mean: Double, halfWidth: Double) {
+    /// Mean and half-width of the two-sided confidence interval at `level` (Student t, default 95 %).
+    static func meanWithConfidence(_ values: [Double], level: Double = 0.95) -> (mean: Double, halfWidth: Double) {
         guard values.count > 1 else { return (values.first ?? 0, 0) }
         let mean = values.withUnsafeBufferPointer { gsl_stats_mean($0.baseAddress, 1, $0.count) }
         let sd = values.withUnsafeBufferPointer { gsl_stats_sd_m($0.baseAddress, 1, $0.count, mean) }
-        let t = gsl_cdf_tdist_Pinv(0.975, Double(values.count - 1))
+        let t = gsl_cdf_tdist_Pinv(level == 0.95 ? 0.975 : 0.5 + level / 2, Double(values.count - 1))
         return (mean, t * sd / Double(values.count).squareRoot())
     }
 }

@@ -1,0 +1,141 @@
+import Foundation
+
+/// For each hour of the day, the smallest fleet that meets a wait target and a loss limit with confidence.
+///
+/// Method: the scenario runs at a series of `fleet.scale` values (a coarse grid, then a finer grid between
+/// the last failing and the first passing coarse scale of each hour), each with `replications` replications
+/// (common random numbers: every scale sees the same customers). An hour passes at a scale when the upper
+/// confidence bound (Student t) of its p90 wait over the replications is at most the target and its pooled
+/// share of lost requests ((rejected + expired) / demand) is at most the limit. The taxis an hour needs are
+/// the taxis on shift in that hour (from the scenario's shifts, at the hour's midpoint) at the smallest
+/// scale from which every larger scale tried passes. Hours interact (a backlog carries over), so the need of an hour is measured with the whole
+/// day scaled, not in isolation.
+public struct FleetPlanner: Sendable {
+    public var scenario: Scenario
+    public var p90WaitTarget: Double
+    public var maxLostShare: Double
+    public var replications: Int
+    public var confidence: Double
+    public var coarseScales: [Double]
+    public var fineStep: Double
+
+    public init(scenario: Scenario, p90WaitTarget: Double, maxLostShare: Double, replications: Int = 5,
+                confidence: Double = 0.95, coarseScales: [Double] = stride(from: 0.2, through: 2.0001, by: 0.2).map { ($0 * 100).rounded() / 100 },
+                fineStep: Double = 0.05) {
+        self.scenario = scenario
+        self.p90WaitTarget = p90WaitTarget
+        self.maxLostShare = maxLostShare
+        self.replications = replications
+        self.confidence = confidence
+        self.coarseScales = coarseScales
+        self.fineStep = fineStep
+    }
+
+    /// One hour of the day at one scale, over the replications.
+    public struct HourEstimate: Codable, Sendable, Equatable {
+        public var hour: Int
+        public var taxisOnShift: Int
+        public var demand: Double
+        public var p90WaitMean: Double
+        public var p90WaitUpper: Double
+        public var lostShare: Double
+        public var passes: Bool
+        /// False when the hour lies in the warm-up (or beyond the horizon): nothing was measured.
+        public var measured: Bool
+    }
+
+    /// One fleet scale, evaluated.
+    public struct Evaluation: Codable, Sendable, Equatable {
+        public var scale: Double
+        public var hours: [HourEstimate]
+    }
+
+    /// Parses a wait target: `p90 wait <= 300 s`, `p90<=300`, `300 s`, `5 min`, `300`.
+    public static func parseTarget(_ text: String) -> Double? {
+        var rest = text.lowercased().replacingOccurrences(of: " ", with: "")
+        for prefix in ["p90wait", "p90_wait", "p90", "wait"] where rest.hasPrefix(prefix) { rest.removeFirst(prefix.count); break }
+        for op in ["<=", "≤", "<", "="] where rest.hasPrefix(op) { rest.removeFirst(op.count); break }
+        var factor = 1.0
+        for (suffix, f) in [("seconds", 1.0), ("sec", 1), ("s", 1), ("minutes", 60), ("min", 60), ("m", 60)] where rest.hasSuffix(suffix) {
+            rest.removeLast(suffix.count); factor = f; break
+        }
+        guard let value = Double(rest), value > 0 else { return nil }
+        return value * factor
+    }
+
+    /// Parses a share: `2%`, `0.02`.
+    public static func parseShare(_ text: String) -> Double? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasSuffix("%") {
+            return Double(trimmed.dropLast().trimmingCharacters(in: .whitespaces)).map { $0 / 100 }.flatMap { (0...1).contains($0) ? $0 : nil }
+        }
+        return Double(trimmed).flatMap { (0...1).contains($0) ? $0 : nil }
+    }
+
+    /// Taxis on shift at the middle of each hour of the day, from the scenario's shifts at `scale`.
+    public static func taxisOnShift(_ fleet: Scenario.Fleet, scale: Double) -> [Int] {
+        var scaled = fleet
+        scaled.scale = scale
+        return (0..<24).map { hour in
+            let minute = hour * 60 + 30
+            return scaled.shifts.reduce(0) { sum, shift in
+                let into = (minute - shift.start.minutes + Scenario.TimeOfDay.minutesPerDay) % Scenario.TimeOfDay.minutesPerDay
+                return sum + (into < shift.durationMinutes ? scaled.taxis(in: shift) : 0)
+            }
+        }
+    }
+
+    /// Runs the scenario at `scale`, `replications` times, and estimates every hour of the day.
+    public func evaluate(scale: Double, jobs: Int) throws -> Evaluation {
+        var scaled = scenario
+        scaled.fleet.scale = scale
+        let scenario = scaled
+        let summaries = try parallelMap(replications, jobs: jobs) { replication in
+            try CitySimulation(scenario: scenario, seed: scenario.seed, replication: replication).run().summary
+        }
+        let taxis = Self.taxisOnShift(scenario.fleet, scale: scale)
+        let firstCounted = Int(scenario.warmupHours.rounded(.up))
+        let hours = (0..<24).map { hour -> HourEstimate in
+            var p90s: [Double] = [], demand = 0, lost = 0, measured = false
+            for summary in summaries {
+                let entries = summary.perHour.filter { $0.hour >= firstCounted && $0.hour % 24 == hour }
+                measured = measured || !entries.isEmpty
+                p90s.append(entries.map(\.p90WaitS).max() ?? 0)
+                demand += entries.reduce(0) { $0 + $1.demand }
+                lost += entries.reduce(0) { $0 + $1.rejected + $1.expired }
+            }
+            let (mean, half) = Statistics.meanWithConfidence(p90s, level: confidence)
+            let share = demand > 0 ? Double(lost) / Double(demand) : 0
+            return HourEstimate(hour: hour, taxisOnShift: taxis[hour], demand: Double(demand) / Double(replications),
+                                p90WaitMean: mean, p90WaitUpper: mean + half, lostShare: share,
+                                passes: mean + half <= p90WaitTarget && share <= maxLostShare, measured: measured)
+        }
+        return Evaluation(scale: scale, hours: hours)
+    }
+
+    /// Evaluates the coarse scales, then the fine scales between each hour's last failing and first passing
+    /// coarse scale; returns every evaluation, by scale.
+    public func search(jobs: Int, progress: ((Evaluation) -> Void)? = nil) throws -> [Evaluation] {
+        var evaluations: [Evaluation] = []
+        for scale in coarseScales.sorted() {
+            let evaluation = try evaluate(scale: scale, jobs: jobs)
+            progress?(evaluation)
+            evaluations.append(evaluation)
+        }
+        var fine: Set<Double> = []
+        for hour in 0..<24 {
+            guard let first = evaluations.firstIndex(where: { $0.hours[hour].passes }), first > 0 else { continue }
+            var scale = evaluations[first - 1].scale + fineStep
+            while scale < evaluations[first].scale - fineStep / 2 {
+                fine.insert((scale * 1000).rounded() / 1000)
+                scale += fineStep
+            }
+        }
+        for scale in fine.sorted() {
+            let evaluation = try evaluate(scale: scale, jobs: jobs)
+            progress?(evaluation)
+            evaluations.append(evaluation)
+        }
+        return evaluations.sorted { $0.scale < $1.scale }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Runs `body(0..<count)` on `jobs` threads and returns the results in index order (not completion order).
+/// - Throws: the first error thrown by `body`; the other threads stop taking new indices.
+func parallelMap<T: Sendable>(_ count: Int, jobs: Int, _ body: @escaping @Sendable (Int) throws -> T) throws -> [T] {
+    let box = ParallelBox<T>(count)
+    let group = DispatchGroup()
+    for _ in 0..<max(1, min(jobs, count)) {
+        group.enter()
+        let thread = Thread {
+            defer { group.leave() }
+            while true {
+                let index: Int? = box.lock.withLock {
+                    guard box.error == nil, box.next < count else { return nil }
+                    box.next += 1
+                    return box.next - 1
+                }
+                guard let index else { return }
+                do {
+                    let value = try body(index)
+                    box.lock.withLock { box.results[index] = value }
+                } catch {
+                    box.lock.withLock { if box.error == nil { box.error = error } }
+                }
+            }
+        }
+        thread.stackSize = 16 << 20
+        thread.start()
+    }
+    group.wait()
+    if let error = box.error { throw error }
+    return box.results.map { $0! }
+}
+
+/// The shared state of `parallelMap`'s threads, guarded by its lock.
+private final class ParallelBox<T>: @unchecked Sendable {
+    let lock = NSLock()
+    var next = 0
+    var results: [T?]
+    var error: Error?
+    init(_ count: Int) { results = Array(repeating: nil, count: count) }
+}
