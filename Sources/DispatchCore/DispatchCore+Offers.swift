@@ -144,16 +144,12 @@ extension DispatchCore {
                 effects.append(.wake(at: deadline, TimerID(kind: .patience, request: request.id, generation: 0)))
             }
             dispatch(slot, effects: &effects)
-        case .patience:
-            switch request.status {
-            case .pending, .offered:
-                guard now >= request.patienceDeadline else { return }
-                withdrawOffer(of: slot, effects: &effects)
-                finish(slot, as: .expired)
-                effects.append(.requestExpired(request.id, request.customer))
-                serveWaitingRequests(effects: &effects)
-            default: return
-            }
+        case .patience:  // D7: patience is how long a customer waits while no taxi is available.
+            // With an offer out, a taxi is being asked: the customer waits for the answer, and if
+            // the offer fails after the deadline they are told "no taxi" (`noTaxiNow`).
+            guard request.status == .pending, now >= request.patienceDeadline else { return }
+            finish(slot, as: .expired)
+            effects.append(.requestExpired(request.id, request.customer))
         case .reservationAllocation:  // D11
             guard request.status == .scheduled else { return }
             dispatch(slot, effects: &effects)
