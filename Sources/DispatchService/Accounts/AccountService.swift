@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HummingbirdBcrypt
+import NIOPosix
 
 /// Why an account operation was refused. Mapped to problem documents by the HTTP layer.
 public enum AccountError: Error, Equatable, Sendable {
@@ -46,12 +47,15 @@ public struct AccountService: Sendable {
     public let clock: any ServiceClock
     public let settings: Settings
     let limiter: TokenBucket
+    /// Checked against when the email is unknown, so both failures take a bcrypt's time.
+    let decoyHash: String
 
     public init(store: any DispatchStore, clock: any ServiceClock, settings: Settings = Settings()) {
         self.store = store
         self.clock = clock
         self.settings = settings
         limiter = TokenBucket(capacity: settings.loginBurst, refillPerSecond: settings.loginAttemptsPerMinute / 60)
+        decoyHash = Bcrypt.hash("decoy password", cost: settings.bcryptCost)
     }
 
     // MARK: - Accounts
@@ -67,7 +71,7 @@ public struct AccountService: Sendable {
         }
         try Self.checkPassword(password)
         guard name.count <= 200 else { throw AccountError.invalidInput("name is longer than 200 characters") }
-        let account = Account(email: email, name: name, role: role, passwordHash: hash(password),
+        let account = Account(email: email, name: name, role: role, passwordHash: try await hash(password),
                               licence: licence, taxiCode: taxiCode)
         do { return try await store.insert(account) } catch StoreError.duplicate(let what) { throw AccountError.taken(what) }
     }
@@ -83,7 +87,15 @@ public struct AccountService: Sendable {
         }
     }
 
-    func hash(_ password: String) -> String { Bcrypt.hash(password, cost: settings.bcryptCost) }
+    /// Bcrypt is slow on purpose: it runs on NIO's blocking thread pool, not on the cooperative executor.
+    func hash(_ password: String) async throws -> String {
+        let cost = settings.bcryptCost
+        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+    }
+
+    func verify(_ password: String, hash: String) async throws -> Bool {
+        try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }
+    }
 
     // MARK: - Sessions
 
@@ -97,10 +109,9 @@ public struct AccountService: Sendable {
         for key in keys where !limiter.take(key, now: now) {
             throw AccountError.tooManyAttempts(retryAfter: limiter.retryAfter(key, now: now))
         }
-        guard let account = try await store.account(email: email), !account.disabled,
-              Bcrypt.verify(password, hash: account.passwordHash) else {
-            throw AccountError.invalidCredentials
-        }
+        let account = try await store.account(email: email)
+        let matches = try await verify(password, hash: account?.passwordHash ?? decoyHash)
+        guard let account, matches, !account.disabled else { throw AccountError.invalidCredentials }
         let token = Self.randomToken()
         let expiry = now + settings.tokenLifetime
         try await store.insertToken(hash: Self.sha256(token), accountID: account.id, expiresAt: expiry)
@@ -143,7 +154,7 @@ public struct AccountService: Sendable {
         try Self.checkPassword(newPassword)
         guard let id = try await store.consumeResetToken(hash: Self.sha256(token), now: clock.now()),
               var account = try await store.account(id: id) else { throw AccountError.invalidResetToken }
-        account.passwordHash = hash(newPassword)
+        account.passwordHash = try await hash(newPassword)
         try await store.update(account)
         try await store.deleteTokens(accountID: id)
     }
