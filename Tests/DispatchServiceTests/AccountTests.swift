@@ -110,3 +110,18 @@ import Testing
         #expect(bucket.take("other", now: 2))
     }
 }
+
+/// Many accounts behind one address share a larger per-address budget.
+@Suite struct ClientRateLimitTests {
+    @Test func loginsAreRateLimitedPerClientAddress() async throws {
+        try await ServiceFixture().test { client in
+            var statuses: [HTTPResponse.Status] = []
+            for n in 0..<31 {
+                let json = #"{"email":"user\#(n)@example.com","password":"wrong-pass"}"#
+                statuses.append(try await client.call(.post, "/v1/auth/login", json: json).status)
+            }
+            #expect(statuses.dropLast().allSatisfy { $0 == .unauthorized })
+            #expect(statuses.last == .tooManyRequests)
+        }
+    }
+}

@@ -37,16 +37,20 @@ public struct AccountService: Sendable {
         public var bcryptCost: UInt8 = 12
         public var tokenLifetime: Double = 86_400
         public var resetTokenLifetime: Double = 3_600
-        /// Login attempts per key before the bucket refills (one every `60 / loginAttemptsPerMinute` s).
+        /// Login attempts per account before its bucket refills (one every `60 / loginAttemptsPerMinute` s).
         public var loginBurst: Double = 5
         public var loginAttemptsPerMinute: Double = 5
+        /// Login attempts per client address (many people may share one address).
+        public var clientLoginBurst: Double = 30
+        public var clientLoginAttemptsPerMinute: Double = 30
         public init() {}
     }
 
     public let store: any DispatchStore
     public let clock: any ServiceClock
     public let settings: Settings
-    let limiter: TokenBucket
+    let accountLimiter: TokenBucket
+    let clientLimiter: TokenBucket
     /// Checked against when the email is unknown, so both failures take a bcrypt's time.
     let decoyHash: String
 
@@ -54,7 +58,9 @@ public struct AccountService: Sendable {
         self.store = store
         self.clock = clock
         self.settings = settings
-        limiter = TokenBucket(capacity: settings.loginBurst, refillPerSecond: settings.loginAttemptsPerMinute / 60)
+        accountLimiter = TokenBucket(capacity: settings.loginBurst, refillPerSecond: settings.loginAttemptsPerMinute / 60)
+        clientLimiter = TokenBucket(capacity: settings.clientLoginBurst,
+                                    refillPerSecond: settings.clientLoginAttemptsPerMinute / 60)
         decoyHash = Bcrypt.hash("decoy password", cost: settings.bcryptCost)
     }
 
@@ -105,8 +111,7 @@ public struct AccountService: Sendable {
     /// - Throws: `AccountError.tooManyAttempts` or `.invalidCredentials` (same answer for unknown email and wrong password).
     public func login(email: String, password: String, client: String) async throws -> (token: String, expiresAt: Double, account: Account) {
         let now = clock.now()
-        let keys = ["account:" + email.lowercased(), "client:" + client]
-        for key in keys where !limiter.take(key, now: now) {
+        for (limiter, key) in [(clientLimiter, client), (accountLimiter, email.lowercased())] where !limiter.take(key, now: now) {
             throw AccountError.tooManyAttempts(retryAfter: limiter.retryAfter(key, now: now))
         }
         let account = try await store.account(email: email)
