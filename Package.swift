@@ -10,11 +10,17 @@ let package = Package(
         .library(name: "CitySim", targets: ["CitySim"]),
         .library(name: "TripPlanner", targets: ["TripPlanner"]),
         .library(name: "TestSupport", targets: ["TestSupport"]),
+        .library(name: "DispatchService", targets: ["DispatchService"]),
         .executable(name: "citysim", targets: ["citysim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
     ],
     targets: [
         .systemLibrary(name: "CGSL", pkgConfig: "gsl", providers: [.apt(["libgsl-dev"])]),
@@ -29,8 +35,21 @@ let package = Package(
         ]),
         // The trip planner (Travlendar+): daily schedules and travel means; taxis through DispatchCore. Pure, no I/O.
         .target(name: "TripPlanner", dependencies: ["DispatchCore"]),
+        // The HTTP service: accounts, storage and timers around one DispatchCore.
+        // The only module that imports Hummingbird and GRDB.
+        .target(name: "DispatchService", dependencies: [
+            "CitySim", "DispatchCore",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+            .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Yams", package: "Yams"),
+        ]),
         .executableTarget(name: "citysim", dependencies: [
-            "CitySim", "DispatchCore", "TripPlanner",
+            "CitySim", "DispatchCore", "TripPlanner", "DispatchService",
             .product(name: "Yams", package: "Yams"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -40,5 +59,9 @@ let package = Package(
         .testTarget(name: "EventEngineTests", dependencies: ["EventEngine", "TestSupport"]),
         .testTarget(name: "CitySimTests", dependencies: ["CitySim", "DispatchCore"]),
         .testTarget(name: "TripPlannerTests", dependencies: ["TripPlanner", "DispatchCore"]),
+        .testTarget(name: "DispatchServiceTests", dependencies: [
+            "DispatchService", "DispatchCore", "CitySim",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
     ]
 )

@@ -1,3 +1,5 @@
+import DispatchCore
+
 extension Scenario {
     /// `dispatch` — which policy assigns taxis and the parameters of the rules D4–D13. Every key is optional;
     /// the defaults are TAXInseconds' rules.
@@ -144,5 +146,46 @@ extension Scenario.Dispatch {
             batch: Scenario.Batch(windowSeconds: try batch.double(.windowSeconds, default: 30, .positive),
                                   candidatesPerRequest: try batch.int(.candidatesPerRequest, default: 8, .atLeast(1))),
             spatialCellKm: try map.double(.spatialCellKm, default: min(city.zone.sideKm, 1), .positive))
+    }
+}
+
+// MARK: - The dispatch core
+
+extension Scenario {
+    /// The dispatch rules D4–D13 of `dispatch`, in the core's terms.
+    public var dispatchRules: DispatchRules {
+        let d = dispatch
+        var rules = DispatchRules()
+        rules.offerTimeout = d.offerTimeoutSeconds
+        rules.onTimeout = d.onTimeout == .requeue ? .requeue : .disconnect
+        rules.onDecline = d.onDecline == .requeue ? .requeue : .unavailable
+        rules.reservationMinimumLead = d.reservationMinLeadSeconds
+        rules.allocationLead = d.allocationLeadSeconds
+        rules.reservationCancelCutoff = d.reservationCancelCutoffSeconds
+        rules.madFactor = d.mad.factor
+        rules.madSlack = d.mad.slackSeconds
+        rules.fare = FareRule(base: d.fare.base, perKilometre: d.fare.perKm, perMinute: d.fare.perMinute,
+                              minimum: d.fare.minimum, chargeAt: d.fare.chargeAt == .pickup ? .pickup : .dropoff)
+        return rules
+    }
+
+    /// A fresh dispatch core for this scenario's city, policy and rules — the one the
+    /// simulator drives and the service hosts.
+    ///
+    /// ```swift
+    /// let core = try Scenario.load(path: "Scenarios/smoke.yaml").makeDispatchCore()
+    /// ```
+    /// - Throws: `DispatchError` when the core rejects the city, policy or rules.
+    public func makeDispatchCore() throws -> DispatchCore {
+        try makeDispatchCore(city: CityModel(scenario: self))
+    }
+
+    /// The core over an already built city model (the simulator shares its geometry and travel model).
+    func makeDispatchCore(city: CityModel) throws -> DispatchCore {
+        let d = dispatch
+        let policy = try DispatchPolicies.make(name: d.policy.rawValue, batchWindow: d.batch.windowSeconds,
+                                               candidatesPerRequest: d.batch.candidatesPerRequest)
+        return try DispatchCore(city: city.geometry, travel: city.travel, policy: policy, rules: dispatchRules,
+                                spatialCellSide: d.spatialCellKm * 1000)
     }
 }

@@ -46,22 +46,7 @@ public final class CitySimulation {
         self.scenario = scenario
         self.seed = seed ?? scenario.seed
         city = try CityModel(scenario: scenario)
-        let d = scenario.dispatch
-        var rules = DispatchRules()
-        rules.offerTimeout = d.offerTimeoutSeconds
-        rules.onTimeout = d.onTimeout == .requeue ? .requeue : .disconnect
-        rules.onDecline = d.onDecline == .requeue ? .requeue : .unavailable
-        rules.reservationMinimumLead = d.reservationMinLeadSeconds
-        rules.allocationLead = d.allocationLeadSeconds
-        rules.reservationCancelCutoff = d.reservationCancelCutoffSeconds
-        rules.madFactor = d.mad.factor
-        rules.madSlack = d.mad.slackSeconds
-        rules.fare = FareRule(base: d.fare.base, perKilometre: d.fare.perKm, perMinute: d.fare.perMinute,
-                              minimum: d.fare.minimum, chargeAt: d.fare.chargeAt == .pickup ? .pickup : .dropoff)
-        let policy = try DispatchPolicies.make(name: d.policy.rawValue, batchWindow: d.batch.windowSeconds,
-                                               candidatesPerRequest: d.batch.candidatesPerRequest)
-        core = try DispatchCore(city: city.geometry, travel: city.travel, policy: policy, rules: rules,
-                                spatialCellSide: d.spatialCellKm * 1000)
+        core = try scenario.makeDispatchCore(city: city)
         horizon = scenario.durationHours * 3600
         warmup = scenario.warmupHours * 3600
         streams = RandomStreams(seed: self.seed, replication: replication)

@@ -1,0 +1,197 @@
+import Crypto
+import Foundation
+import HummingbirdBcrypt
+import NIOPosix
+
+/// Why an account operation was refused. Mapped to problem documents by the HTTP layer.
+public enum AccountError: Error, Equatable, Sendable {
+    case invalidCredentials
+    case tooManyAttempts(retryAfter: Double)
+    case invalidToken
+    case invalidResetToken
+    case invalidInput(String)
+    case taken(String)
+    case unknownAccount
+}
+
+/// A signed-in caller.
+public struct Identity: Sendable, Equatable {
+    public var accountID: Int
+    public var role: Role
+    public var tokenHash: String
+}
+
+/// Accounts, passwords and bearer tokens over a `DispatchStore`.
+///
+/// Passwords are bcrypt hashes (cost configurable: 12 in service, 4 in tests);
+/// tokens are 32 random bytes handed out once and stored as SHA-256 hashes,
+/// with an expiry; logins are rate-limited per account and per client address.
+///
+/// ```swift
+/// let accounts = AccountService(store: store, clock: SystemClock())
+/// let customer = try await accounts.register(email: "ana@example.com", password: "correct horse", name: "Ana")
+/// let session = try await accounts.login(email: "ana@example.com", password: "correct horse", client: "10.0.0.1")
+/// ```
+public struct AccountService: Sendable {
+    public struct Settings: Sendable {
+        public var bcryptCost: UInt8 = 12
+        public var tokenLifetime: Double = 86_400
+        public var resetTokenLifetime: Double = 3_600
+        /// Login attempts per account before its bucket refills (one every `60 / loginAttemptsPerMinute` s).
+        public var loginBurst: Double = 5
+        public var loginAttemptsPerMinute: Double = 5
+        /// Login attempts per client address (many people may share one address).
+        public var clientLoginBurst: Double = 30
+        public var clientLoginAttemptsPerMinute: Double = 30
+        public init() {}
+    }
+
+    public let store: any DispatchStore
+    public let clock: any ServiceClock
+    public let settings: Settings
+    let accountLimiter: TokenBucket
+    let clientLimiter: TokenBucket
+    /// Checked against when the email is unknown, so both failures take a bcrypt's time.
+    let decoyHash: String
+
+    public init(store: any DispatchStore, clock: any ServiceClock, settings: Settings = Settings()) {
+        self.store = store
+        self.clock = clock
+        self.settings = settings
+        accountLimiter = TokenBucket(capacity: settings.loginBurst, refillPerSecond: settings.loginAttemptsPerMinute / 60)
+        clientLimiter = TokenBucket(capacity: settings.clientLoginBurst,
+                                    refillPerSecond: settings.clientLoginAttemptsPerMinute / 60)
+        decoyHash = Bcrypt.hash("decoy password", cost: settings.bcryptCost)
+    }
+
+    // MARK: - Accounts
+
+    /// Creates an account with a hashed password. Customers register themselves; drivers and
+    /// administrators are created by an administrator or the configuration.
+    /// - Throws: `AccountError.invalidInput` or `.taken`.
+    public func create(email: String, password: String, name: String, role: Role,
+                       licence: String? = nil, taxiCode: String? = nil) async throws -> Account {
+        let email = email.trimmingCharacters(in: .whitespaces).lowercased()
+        guard email.count <= 254, email.split(separator: "@").count == 2, !email.contains(" ") else {
+            throw AccountError.invalidInput("email must look like name@domain")
+        }
+        try Self.checkPassword(password)
+        guard name.count <= 200 else { throw AccountError.invalidInput("name is longer than 200 characters") }
+        let account = Account(email: email, name: name, role: role, passwordHash: try await hash(password),
+                              licence: licence, taxiCode: taxiCode)
+        do { return try await store.insert(account) } catch StoreError.duplicate(let what) { throw AccountError.taken(what) }
+    }
+
+    /// A customer registers.
+    public func register(email: String, password: String, name: String) async throws -> Account {
+        try await create(email: email, password: password, name: name, role: .customer)
+    }
+
+    static func checkPassword(_ password: String) throws {
+        guard (8...72).contains(password.utf8.count) else {
+            throw AccountError.invalidInput("password must be 8 to 72 bytes long")
+        }
+    }
+
+    /// Bcrypt is slow on purpose: it runs on NIO's blocking thread pool, not on the cooperative executor.
+    func hash(_ password: String) async throws -> String {
+        let cost = settings.bcryptCost
+        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+    }
+
+    func verify(_ password: String, hash: String) async throws -> Bool {
+        try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }
+    }
+
+    // MARK: - Sessions
+
+    /// Checks the password and hands out a new bearer token.
+    /// - Parameter client: the caller's address, for the per-address rate limit.
+    /// - Returns: the token (shown once) and its expiry.
+    /// - Throws: `AccountError.tooManyAttempts` or `.invalidCredentials` (same answer for unknown email and wrong password).
+    public func login(email: String, password: String, client: String) async throws -> (token: String, expiresAt: Double, account: Account) {
+        let now = clock.now()
+        for (limiter, key) in [(clientLimiter, client), (accountLimiter, email.lowercased())] where !limiter.take(key, now: now) {
+            throw AccountError.tooManyAttempts(retryAfter: limiter.retryAfter(key, now: now))
+        }
+        let account = try await store.account(email: email)
+        let matches = try await verify(password, hash: account?.passwordHash ?? decoyHash)
+        guard let account, matches, !account.disabled else { throw AccountError.invalidCredentials }
+        let token = Self.randomToken()
+        let expiry = now + settings.tokenLifetime
+        try await store.insertToken(hash: Self.sha256(token), accountID: account.id, expiresAt: expiry)
+        return (token, expiry, account)
+    }
+
+    /// The identity behind a bearer token.
+    /// - Throws: `AccountError.invalidToken` for unknown, expired or disabled-account tokens.
+    public func authenticate(token: String) async throws -> Identity {
+        let hash = Self.sha256(token)
+        guard let stored = try await store.token(hash: hash) else { throw AccountError.invalidToken }
+        guard stored.expiresAt > clock.now() else {
+            try await store.deleteToken(hash: hash)
+            throw AccountError.invalidToken
+        }
+        guard let account = try await store.account(id: stored.accountID), !account.disabled else {
+            throw AccountError.invalidToken
+        }
+        return Identity(accountID: account.id, role: account.role, tokenHash: hash)
+    }
+
+    public func logout(_ identity: Identity) async throws { try await store.deleteToken(hash: identity.tokenHash) }
+
+    // MARK: - Password reset and invalidation
+
+    /// Writes a one-time reset token to the outbox if the account exists (the answer is the same either way).
+    public func requestPasswordReset(email: String) async throws {
+        guard let account = try await store.account(email: email), !account.disabled else { return }
+        let token = Self.randomToken()
+        let now = clock.now()
+        try await store.insertResetToken(hash: Self.sha256(token), accountID: account.id,
+                                         expiresAt: now + settings.resetTokenLifetime)
+        try await store.enqueue(OutboxMessage(
+            recipient: account.email, subject: "Password reset",
+            body: "Your one-time password reset token: \(token)", createdAt: now))
+    }
+
+    /// Sets a new password with a one-time token; every session of the account ends.
+    public func resetPassword(token: String, newPassword: String) async throws {
+        try Self.checkPassword(newPassword)
+        guard let id = try await store.consumeResetToken(hash: Self.sha256(token), now: clock.now()),
+              var account = try await store.account(id: id) else { throw AccountError.invalidResetToken }
+        account.passwordHash = try await hash(newPassword)
+        try await store.update(account)
+        try await store.deleteTokens(accountID: id)
+    }
+
+    /// Ends every session and makes the password match nothing; the owner needs a reset to come back.
+    public func invalidateCredentials(accountID: Int) async throws {
+        guard var account = try await store.account(id: accountID) else { throw AccountError.unknownAccount }
+        account.passwordHash = "!"
+        try await store.update(account)
+        try await store.deleteTokens(accountID: accountID)
+    }
+
+    /// Disables the account for good (a removed driver) and ends its sessions.
+    public func disable(accountID: Int) async throws {
+        guard var account = try await store.account(id: accountID) else { throw AccountError.unknownAccount }
+        account.disabled = true
+        try await store.update(account)
+        try await store.deleteTokens(accountID: accountID)
+    }
+
+    // MARK: - Tokens
+
+    /// 32 bytes from the system's cryptographic generator, base64url without padding.
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func sha256(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}

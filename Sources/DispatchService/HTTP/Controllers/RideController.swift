@@ -1,0 +1,84 @@
+import DispatchCore
+import Foundation
+import Hummingbird
+
+/// A customer's rides: request (D3–D7, D12), reserve (D11), list, cancel (D10), report (D13).
+///
+/// `POST /v1/rides` `{"origin":{"x","y"},"destination":{"x","y"},"patience_s":0}` → 201 ride
+/// (status `rejected` when no taxi is available, D7); `POST /v1/reservations` with `meeting_time`
+/// (ISO 8601); `GET /v1/rides`; `GET /v1/rides/{id}`; `DELETE /v1/rides/{id}`;
+/// `POST /v1/rides/{id}/report` (customer or driver of a finished ride).
+/// Another customer's ride is a 404, as if it did not exist.
+struct RideController {
+    let host: DispatchHost
+
+    struct RideRequest: Decodable { var origin: Point; var destination: Point; var patienceS: Double? }
+    struct ReservationRequest: Decodable { var origin: Point; var destination: Point; var meetingTime: Date }
+
+    var routes: RouteCollection<ServiceRequestContext> {
+        let routes = RouteCollection(context: ServiceRequestContext.self)
+        routes.post("rides", use: request)
+        routes.post("reservations", use: reserve)
+        routes.get("rides", use: list)
+        routes.get("rides/{id}", use: show)
+        routes.delete("rides/{id}", use: cancel)
+        routes.post("rides/{id}/report", use: report)
+        return routes
+    }
+
+    @Sendable func request(_ request: Request, context: ServiceRequestContext) async throws -> EditedResponse<RideBody> {
+        let customer = CustomerID(try context.require(.customer).accountID)
+        let body = try await request.decode(as: RideRequest.self, context: context)
+        let ride = try await host.requestRide(customer: customer, from: body.origin.position,
+                                              to: body.destination.position, patience: body.patienceS ?? 0)
+        return EditedResponse(status: .created, response: RideBody(ride))
+    }
+
+    @Sendable func reserve(_ request: Request, context: ServiceRequestContext) async throws -> EditedResponse<RideBody> {
+        let customer = CustomerID(try context.require(.customer).accountID)
+        let body = try await request.decode(as: ReservationRequest.self, context: context)
+        let ride = try await host.reserveRide(customer: customer, from: body.origin.position, to: body.destination.position,
+                                              meetingTime: body.meetingTime.timeIntervalSince1970)
+        return EditedResponse(status: .created, response: RideBody(ride))
+    }
+
+    @Sendable func list(_ request: Request, context: ServiceRequestContext) async throws -> RideList {
+        let customer = CustomerID(try context.require(.customer).accountID)
+        return RideList(rides: await host.rides(of: customer).map(RideBody.init))
+    }
+
+    @Sendable func show(_ request: Request, context: ServiceRequestContext) async throws -> RideBody {
+        RideBody(try await ownRide(context))
+    }
+
+    @Sendable func cancel(_ request: Request, context: ServiceRequestContext) async throws -> RideBody {
+        let ride = try await ownRide(context)
+        try await host.execute(.cancel(ride.id, by: ride.customer))
+        return RideBody(await host.ride(ride.id)!)
+    }
+
+    @Sendable func report(_ request: Request, context: ServiceRequestContext) async throws -> ReportBody {
+        let identity = try context.require(.customer, .driver)
+        let id = RequestID(try context.pathID())
+        let reporter: Reporter
+        if identity.role == .customer {
+            _ = try await ownRide(context)
+            reporter = .customer(CustomerID(identity.accountID))
+        } else {
+            guard await host.isParty(DriverID(identity.accountID), to: id) else { throw DispatchError.unknownRequest(id) }
+            reporter = .driver(DriverID(identity.accountID))
+        }
+        for case .reportRecorded(_, let count) in try await host.execute(.report(reporter, id)) {
+            return ReportBody(count: count)
+        }
+        throw Problem(from: HTTPError(.internalServerError))
+    }
+
+    /// The caller's own ride named by `{id}`; anyone else's is "unknown".
+    private func ownRide(_ context: ServiceRequestContext) async throws -> RideSnapshot {
+        let customer = CustomerID(try context.require(.customer).accountID)
+        let id = RequestID(try context.pathID())
+        guard let ride = await host.ride(id), ride.customer == customer else { throw DispatchError.unknownRequest(id) }
+        return ride
+    }
+}

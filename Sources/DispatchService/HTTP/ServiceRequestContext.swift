@@ -1,0 +1,46 @@
+import Foundation
+import Hummingbird
+
+/// The request context of every route: the caller's identity once the bearer
+/// token is checked, the client address for rate limits, the body size limit
+/// and JSON in snake_case with ISO 8601 dates.
+public struct ServiceRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// Set by `AuthenticationMiddleware`; nil for guests.
+    public var identity: Identity?
+    /// The client's IP address ("local" when there is none, as in router tests).
+    public let client: String
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        client = source.channel.remoteAddress?.ipAddress ?? "local"
+    }
+
+    /// Request bodies above 16 KiB are refused with 413 (the largest legitimate body is well under 1 KiB).
+    public var maxUploadSize: Int { 16 * 1024 }
+
+    public var requestDecoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+
+    public var responseEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }
+
+    /// The signed-in caller, if their role is one of `roles`.
+    /// - Throws: 401 for guests, 403 for other roles.
+    public func require(_ roles: Role...) throws -> Identity {
+        guard let identity else { throw Problem.unauthenticated }
+        guard roles.contains(identity.role) else {
+            throw Problem(.forbidden, "forbidden", detail: "this route is for \(roles.map(\.rawValue).joined(separator: " or "))")
+        }
+        return identity
+    }
+}

@@ -1,0 +1,49 @@
+import DispatchCore
+
+// MARK: - Timers: `.wake` effects become `.timerFired` commands
+
+extension DispatchHost {
+    /// Fires every timer due by the clock's current time, earliest first.
+    /// - Returns: the due time of the next pending timer, if any.
+    @discardableResult
+    public func fireDueTimers() async -> Double? {
+        let now = clock.now()
+        while let first = timers.first, first.due <= now {
+            _ = timers.popFirst()
+            do {
+                try await execute(.timerFired(first.timer))
+            } catch is DispatchError {
+                // Stale or refused: the core has moved on; nothing to do.
+            } catch {
+                timers.insert(first.timer, due: first.due)  // storage failure: try again on the next round
+                break
+            }
+        }
+        return timers.first?.due
+    }
+
+    /// Runs the timers until the task is cancelled: overdue timers (after a restart) fire
+    /// at once, the rest as they fall due. Sleeps at most a second at a time.
+    public func runTimers() async {
+        while !Task.isCancelled {
+            let next = await fireDueTimers() ?? .infinity
+            let delay = min(max(next - clock.now(), 0.001), 1)
+            sleepingUntil = clock.now() + delay
+            let sleep = Task<Void, Never> { try? await Task.sleep(for: .seconds(delay)) }
+            sleeper = sleep
+            await withTaskCancellationHandler { await sleep.value } onCancel: { sleep.cancel() }
+            sleepingUntil = .infinity
+        }
+    }
+
+    /// The due times of the pending timers (tests, diagnostics).
+    public var pendingTimers: [(due: Double, timer: TimerID)] { timers.timers.sorted { $0.due < $1.due } }
+
+    /// Queues the wake-ups among `effects`; wakes the timer loop if one is earlier than its sleep.
+    func schedule(_ effects: [Effect]) {
+        for case .wake(let due, let timer) in effects {
+            timers.insert(timer, due: due)
+            if due < sleepingUntil { sleeper?.cancel() }
+        }
+    }
+}

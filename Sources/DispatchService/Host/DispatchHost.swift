@@ -1,0 +1,166 @@
+import DispatchCore
+
+/// Why the host could not carry out a command that the core itself did not refuse.
+public enum HostError: Error, Sendable, CustomStringConvertible {
+    /// The store failed; nothing of the command was kept. The host is rebuilding from the store.
+    case storageUnavailable(String)
+
+    public var description: String {
+        switch self {
+        case .storageUnavailable(let why): return "storage unavailable: \(why)"
+        }
+    }
+}
+
+/// The single owner of the service's `DispatchCore`.
+///
+/// Every command is applied at the current time of the injected clock, logged
+/// to the store, and only answered once durable (group commit: commands that
+/// arrive while a write is in flight go into the next one). `.wake` effects
+/// become timers that send `.timerFired` back; effects are published to the
+/// parties' event streams once durable. On start the host replays the store's
+/// command log through a fresh core at the logged times, which rebuilds
+/// drivers, queues, open rides, reservations and pending timers.
+///
+/// ```swift
+/// let host = try await DispatchHost(store: store, clock: SystemClock()) { try scenario.makeDispatchCore() }
+/// let timers = Task { await host.runTimers() }       // fires overdue timers at once, then as they fall due
+/// let effects = try await host.execute(.setAvailable(DriverID(1), true))
+/// ```
+public actor DispatchHost {
+    let store: any DispatchStore
+    let clock: any ServiceClock
+    let makeCore: @Sendable () throws -> DispatchCore
+    var core: DispatchCore
+    var ledger = RideLedger()
+    var timers = TimerQueue()
+    var subscribers: [Party: [Int: AsyncStream<ServiceEvent>.Continuation]] = [:]
+    var nextSubscriber = 0
+    /// The timer loop's current sleep, cancelled when an earlier timer arrives.
+    var sleeper: Task<Void, Never>?
+    var sleepingUntil = Double.infinity
+
+    /// The last sequence number handed out, and the last one known durable.
+    private var sequence: Int64 = 0
+    private(set) var durableSequence: Int64 = 0
+    private var unwritten: [LoggedCommand] = []
+    private var writing = false
+    private var waiters: [Int64: CheckedContinuation<Void, any Error>] = [:]
+    /// Set after a failed write until the core is rebuilt from the store.
+    private var broken = false
+    private var nextRequest = 1
+    /// Logged commands the core refused on replay (0 unless the log and the core disagree).
+    public private(set) var replayRefusals = 0
+
+    /// Opens the host on a store, replaying its command log.
+    /// - Parameter makeCore: builds a fresh core for the city and rules (used again after a storage failure).
+    /// - Throws: the store's errors, or the core's configuration error.
+    public init(store: any DispatchStore, clock: any ServiceClock,
+                makeCore: @escaping @Sendable () throws -> DispatchCore) async throws {
+        self.store = store
+        self.clock = clock
+        self.makeCore = makeCore
+        core = try makeCore()
+        try await rebuild()
+    }
+
+    // MARK: - Commands
+
+    /// Applies a command now, stores it, schedules its timers and publishes its effects.
+    /// - Throws: `DispatchError` when the core refuses (nothing changed, nothing stored);
+    ///   `HostError.storageUnavailable` when the store failed.
+    @discardableResult
+    public func execute(_ command: Command) async throws -> [Effect] {
+        if broken { throw HostError.storageUnavailable("recovering from a failed write") }
+        let time = max(clock.now(), core.now)
+        let effects = try core.handle(command, at: time)
+        sequence += 1
+        let entry = LoggedCommand(sequence: sequence, time: time, command: command)
+        ledger.record(command, at: time, effects: effects)
+        schedule(effects)
+        try await persist(entry)
+        publish(effects)
+        return effects
+    }
+
+    /// Answers a D14 query (`queueStatus`, `estimateArrival`) without logging it: it changes nothing.
+    public func query(_ command: Command) throws(DispatchError) -> [Effect] {
+        try core.handle(command, at: max(clock.now(), core.now))
+    }
+
+    /// A request id never used before.
+    func newRequestID() -> RequestID {
+        defer { nextRequest += 1 }
+        return RequestID(nextRequest)
+    }
+
+    // MARK: - Durability
+
+    /// Waits until `entry` is durable. The first waiter writes everything queued
+    /// meanwhile in one transaction, then the next batch, until none is left.
+    private func persist(_ entry: LoggedCommand) async throws {
+        unwritten.append(entry)
+        if writing {
+            try await withCheckedThrowingContinuation { waiters[entry.sequence] = $0 }
+            return
+        }
+        writing = true
+        defer { writing = false }
+        while !unwritten.isEmpty {
+            let batch = unwritten
+            unwritten = []
+            do {
+                try await store.append(batch)
+            } catch {
+                let failure = HostError.storageUnavailable("\(error)")
+                for lost in batch + unwritten { waiters.removeValue(forKey: lost.sequence)?.resume(throwing: failure) }
+                unwritten = []
+                broken = true
+                Task { try? await self.recover() }
+                throw failure
+            }
+            durableSequence = batch.last!.sequence
+            for done in batch { waiters.removeValue(forKey: done.sequence)?.resume() }
+        }
+    }
+
+    /// Rebuilds the core from the store after a failed write (what was not stored is forgotten).
+    func recover() async throws {
+        try await rebuild()
+        broken = false
+    }
+
+    /// Replays the command log through a fresh core at the logged times: drivers, queues,
+    /// open rides, reservations, the ledger and the pending timers come back as they were.
+    private func rebuild() async throws {
+        let log = try await store.commands()
+        let fresh = try makeCore()
+        var ledger = RideLedger()
+        var pending: [TimerID: [Double]] = [:]
+        var refusals = 0
+        for entry in log {
+            do {
+                let effects = try fresh.handle(entry.command, at: entry.time)
+                ledger.record(entry.command, at: entry.time, effects: effects)
+                for case .wake(let due, let timer) in effects { pending[timer, default: []].append(due) }
+                if case .timerFired(let timer) = entry.command, var dues = pending[timer], !dues.isEmpty {
+                    dues.remove(at: dues.indices.min { dues[$0] < dues[$1] }!)
+                    pending[timer] = dues.isEmpty ? nil : dues
+                }
+            } catch {
+                refusals += 1
+            }
+        }
+        core = fresh
+        self.ledger = ledger
+        timers = TimerQueue()
+        for (timer, dues) in pending.sorted(by: { $0.value.min()! < $1.value.min()! }) {
+            for due in dues.sorted() { timers.insert(timer, due: due) }
+        }
+        replayRefusals = refusals
+        sequence = log.last?.sequence ?? 0
+        durableSequence = sequence
+        nextRequest = max(nextRequest, ledger.largestRequestID + 1)
+        sleeper?.cancel()
+    }
+}

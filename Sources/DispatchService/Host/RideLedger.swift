@@ -1,0 +1,74 @@
+import DispatchCore
+
+/// What the host remembers about requests and offers beyond the core's own
+/// queries: who asked, from where to where, the taxi code and ETA told, the
+/// fare charged, and each driver's open offer. Rebuilt by replaying the log,
+/// since it is a function of the commands and their effects.
+struct RideLedger {
+    struct Ride: Sendable, Equatable {
+        let id: RequestID
+        let customer: CustomerID
+        let origin: Position
+        let destination: Position
+        let requestedAt: Double
+        /// D11: the meeting time of a reservation.
+        let meetingTime: Double?
+        var taxiCode: String?
+        /// D8, D9: the ETA told to the customer (seconds) and when it was told.
+        var etaSeconds: Double?
+        var notifiedAt: Double?
+        var fareCharged = 0.0
+        /// The driver who completed the ride.
+        var servedBy: DriverID?
+    }
+
+    struct Offer: Sendable, Equatable {
+        let request: RequestID
+        let expiresAt: Double
+    }
+
+    private(set) var rides: [RequestID: Ride] = [:]
+    private(set) var ridesOfCustomer: [CustomerID: [RequestID]] = [:]
+    private(set) var offers: [DriverID: Offer] = [:]
+    /// Drivers in the order they were added.
+    private(set) var drivers: [DriverID] = []
+    /// The largest request id seen.
+    private(set) var largestRequestID = 0
+
+    /// Notes what an accepted command and its effects changed.
+    mutating func record(_ command: Command, at time: Double, effects: [Effect]) {
+        switch command {
+        case .addDriver(let driver, _): drivers.append(driver)
+        case .requestRide(let id, let customer, let origin, let destination, _):
+            add(Ride(id: id, customer: customer, origin: origin, destination: destination, requestedAt: time, meetingTime: nil))
+        case .reserveRide(let id, let customer, let origin, let destination, let meeting):
+            add(Ride(id: id, customer: customer, origin: origin, destination: destination, requestedAt: time,
+                     meetingTime: meeting))
+        case .accept(let driver, _), .decline(let driver, _): offers[driver] = nil
+        default: break
+        }
+        for effect in effects {
+            switch effect {
+            case .offer(let driver, let request, let expiry): offers[driver] = Offer(request: request, expiresAt: expiry)
+            case .offerWithdrawn(let driver, let request), .assignmentRevoked(let driver, let request):
+                if offers[driver]?.request == request { offers[driver] = nil }
+            case .customerNotified(let request, _, let code, let eta), .reassigned(let request, _, let code, let eta):
+                rides[request]?.taxiCode = code
+                rides[request]?.etaSeconds = eta
+                rides[request]?.notifiedAt = time
+            case .fareCharged(let request, _, let amount): rides[request]?.fareCharged += amount
+            case .rideCompleted(let request, let driver): rides[request]?.servedBy = driver
+            default: break
+            }
+        }
+    }
+
+    private mutating func add(_ ride: Ride) {
+        rides[ride.id] = ride
+        ridesOfCustomer[ride.customer, default: []].append(ride.id)
+        largestRequestID = max(largestRequestID, ride.id.rawValue)
+    }
+
+    /// The customer of a request, if known.
+    func customer(of request: RequestID) -> CustomerID? { rides[request]?.customer }
+}

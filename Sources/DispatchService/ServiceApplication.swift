@@ -1,0 +1,52 @@
+import CitySim
+import DispatchCore
+import Hummingbird
+import Logging
+
+/// Assembles the service from a config: store, dispatch host, accounts, first administrator.
+///
+/// ```swift
+/// let service = try await DispatchServiceApp.open(config: try ServiceConfig.load(path: "Scenarios/service.yaml"))
+/// try await service.run()
+/// ```
+public struct DispatchServiceApp: Sendable {
+    public let config: ServiceConfig
+    public let host: DispatchHost
+    public let accounts: AccountService
+
+    /// Opens the store, replays its log, creates the first administrator and makes sure every
+    /// driver account is known to the core.
+    public static func open(config: ServiceConfig, clock: any ServiceClock = SystemClock(),
+                            store: (any DispatchStore)? = nil) async throws -> DispatchServiceApp {
+        let scenario = try Scenario.load(path: config.scenario)
+        _ = try scenario.makeDispatchCore()  // fail early on a bad city or rules
+        let store = try store ?? SQLiteDispatchStore(path: config.database)
+        let host = try await DispatchHost(store: store, clock: clock) { try scenario.makeDispatchCore() }
+        var settings = AccountService.Settings()
+        if let cost = config.bcryptCost { settings.bcryptCost = UInt8(cost) }
+        if let lifetime = config.tokenLifetimeS { settings.tokenLifetime = lifetime }
+        let accounts = AccountService(store: store, clock: clock, settings: settings)
+        if try await store.account(email: config.admin.email) == nil {
+            _ = try await accounts.create(email: config.admin.email, password: config.admin.password,
+                                          name: "administrator", role: .admin)
+        }
+        // A driver account whose addDriver did not reach the log (a crash in between) is added now.
+        for driver in try await store.accounts(role: .driver) where !(await host.knowsDriver(DriverID(driver.id))) {
+            try await host.execute(.addDriver(DriverID(driver.id), taxiCode: driver.taxiCode ?? "TAXI-\(driver.id)"))
+        }
+        return DispatchServiceApp(config: config, host: host, accounts: accounts)
+    }
+
+    /// Serves HTTP until the process is told to stop; timers run alongside.
+    public func run() async throws {
+        var logger = Logger(label: "citysim.service")
+        logger.logLevel = .info
+        let app = Application(
+            router: buildRouter(host: host, accounts: accounts),
+            configuration: .init(address: .hostname(config.host, port: config.port), serverName: "citysim"),
+            logger: logger)
+        let timers = Task { await host.runTimers() }
+        defer { timers.cancel() }
+        try await app.runService()
+    }
+}

@@ -1,0 +1,29 @@
+import DispatchCore
+import Testing
+@testable import DispatchService
+
+/// The command log's JSON mirror gives back exactly the command it was made from.
+@Suite struct CommandCodingTests {
+    static let here = Position(x: 1.5, y: 2), there = Position(x: 300, y: 400.25)
+    static let commands: [Command] = [
+        .addDriver(DriverID(1), taxiCode: "TX-\"1\""), .startShift(DriverID(1), at: here), .endShift(DriverID(2)),
+        .setAvailable(DriverID(3), false), .updatePosition(DriverID(4), there),
+        .requestRide(RequestID(5), customer: CustomerID(6), origin: here, destination: there, patience: .infinity),
+        .reserveRide(RequestID(7), customer: CustomerID(8), origin: here, destination: there, meetingTime: 1e9),
+        .cancel(RequestID(9), by: CustomerID(10)), .accept(DriverID(11), RequestID(12)), .decline(DriverID(13), RequestID(14)),
+        .pickedUp(DriverID(15), RequestID(16)), .droppedOff(DriverID(17), RequestID(18), at: there),
+        .timerFired(TimerID(kind: .maximumAllowedDelay, request: RequestID(19), generation: 3)),
+        .timerFired(TimerID(kind: .batchEpoch, request: RequestID(-1), generation: 7)),
+        .report(.customer(CustomerID(20)), RequestID(21)), .report(.driver(DriverID(22)), RequestID(23)),
+        .queueStatus(here), .estimateArrival(there),
+    ]
+
+    @Test(arguments: commands) func roundTrip(_ command: Command) throws {
+        #expect(try CommandCoding.decode(CommandCoding.encode(command)) == command)
+    }
+
+    @Test func malformedEntriesAreErrors() {
+        #expect(throws: CommandCoding.CodingFailure.self) { try CommandCoding.decode(#"{"op":"fly"}"#) }
+        #expect(throws: CommandCoding.CodingFailure.self) { try CommandCoding.decode(#"{"op":"accept","driver":1}"#) }
+    }
+}

@@ -1,0 +1,139 @@
+import DispatchCore
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import DispatchService
+
+/// Durability: a new host on the same store rebuilds the core by replaying the command log.
+@Suite struct RestartTests {
+    /// Drivers 1–4 on shift; request 1 offered (timer pending), request 2 accepted, request 3 completed,
+    /// a reservation scheduled, a cancelled request; driver 4 available in the far zone's queue.
+    static func busyDay(_ host: DispatchHost, _ clock: ManualClock) async throws {
+        for d in 1...4 { try await host.execute(.addDriver(DriverID(d), taxiCode: "TX-\(d)")) }
+        let places = [Position(x: 500, y: 500), Position(x: 600, y: 600), Position(x: 700, y: 700), Position(x: 3500, y: 3500)]
+        for (d, place) in zip(1..., places) {
+            try await host.execute(.startShift(DriverID(d), at: place))
+            try await host.execute(.setAvailable(DriverID(d), true))
+            clock.advance(by: 1)
+        }
+        let here = Position(x: 900, y: 400), there = Position(x: 3000, y: 3000)
+        let done = try await host.requestRide(customer: CustomerID(30), from: here, to: there, patience: 0)
+        try await host.execute(.accept(DriverID(1), done.id))
+        clock.advance(by: 100)
+        try await host.execute(.pickedUp(DriverID(1), done.id))
+        clock.advance(by: 500)
+        try await host.execute(.droppedOff(DriverID(1), done.id, at: there))
+        let accepted = try await host.requestRide(customer: CustomerID(20), from: here, to: there, patience: 0)
+        try await host.execute(.accept(DriverID(2), accepted.id))
+        let cancelled = try await host.requestRide(customer: CustomerID(40), from: here, to: there, patience: 300)
+        try await host.execute(.cancel(cancelled.id, by: CustomerID(40)))
+        _ = try await host.reserveRide(customer: CustomerID(50), from: here, to: there, meetingTime: clock.now() + 3 * 3600)
+        clock.advance(by: 10)
+        let offered = try await host.requestRide(customer: CustomerID(10), from: here, to: there, patience: 0)
+        #expect(offered.status == .offered(DriverID(3)))
+    }
+
+    static func makeCore() throws -> DispatchCore {
+        let city = try CityGeometry(width: 4_000, height: 4_000, zoneArea: 2_000_000)
+        return try DispatchCore(city: city, travel: GridTravelModel(speed: 8.3), policy: ZoneFIFOPolicy())
+    }
+
+    @Test func sqliteRestartRebuildsDriversQueuesRidesAndTimers() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("service.sqlite")
+        let clock = ManualClock()
+        let before: HostState
+        do {
+            let host = try await DispatchHost(store: try SQLiteDispatchStore(path: path), clock: clock, makeCore: Self.makeCore)
+            try await Self.busyDay(host, clock)
+            before = await host.state()
+        }
+        let restarted = try await DispatchHost(store: try SQLiteDispatchStore(path: path), clock: clock, makeCore: Self.makeCore)
+        let after = await restarted.state()
+        #expect(after == before)
+        #expect(after.drivers.count == 4 && after.requests.count == 5 && !after.timers.isEmpty)
+        #expect(await restarted.replayRefusals == 0)
+        #expect(await restarted.invariantViolations().isEmpty)
+        // The ledger came back too: the accepted ride still shows its taxi.
+        #expect(await restarted.ride(RequestID(2))?.taxiCode == "TX-2")
+
+        // D4: the pending offer's minute still runs out after the restart.
+        clock.advance(by: 61)
+        await restarted.fireDueTimers()
+        #expect(await restarted.state().requests[RequestID(5)] == .offered(DriverID(4)))
+        #expect(await restarted.driver(DriverID(3))?.status == .available(ZoneID(0)))
+    }
+
+    @Test func overdueTimersFireRightAfterReplay() async throws {
+        let store = InMemoryDispatchStore()
+        let clock = ManualClock()
+        do {
+            let host = try await DispatchHost(store: store, clock: clock, makeCore: Self.makeCore)
+            try await Self.busyDay(host, clock)
+        }
+        clock.advance(by: 3_600)  // the service was down for an hour
+        let restarted = try await DispatchHost(store: store, clock: clock, makeCore: Self.makeCore)
+        #expect(await restarted.state().requests[RequestID(5)] == .offered(DriverID(3)))
+        await restarted.fireDueTimers()
+        #expect(await restarted.state().requests[RequestID(5)] == .offered(DriverID(4)))
+        #expect(await restarted.invariantViolations().isEmpty)
+    }
+
+    @Test func newRequestIDsContinueAfterRestart() async throws {
+        let store = InMemoryDispatchStore()
+        let clock = ManualClock()
+        do {
+            let host = try await DispatchHost(store: store, clock: clock, makeCore: Self.makeCore)
+            try await Self.busyDay(host, clock)
+        }
+        let restarted = try await DispatchHost(store: store, clock: clock, makeCore: Self.makeCore)
+        let next = try await restarted.requestRide(customer: CustomerID(60), from: Position(x: 1, y: 1),
+                                                   to: Position(x: 2, y: 2), patience: 0)
+        #expect(next.id == RequestID(6))
+    }
+
+    @Test func concurrentCommandsAreLoggedInOrderAndReplayIdentically() async throws {
+        let store = InMemoryDispatchStore()
+        let clock = ManualClock()
+        let host = try await DispatchHost(store: store, clock: clock, makeCore: Self.makeCore)
+        for d in 1...20 {
+            try await host.execute(.addDriver(DriverID(d), taxiCode: "TX-\(d)"))
+            try await host.execute(.startShift(DriverID(d), at: Position(x: Double(d) * 150, y: 500)))
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for d in 1...20 { group.addTask { try await host.execute(.setAvailable(DriverID(d), true)) } }
+            for c in 1...20 {
+                group.addTask {
+                    _ = try await host.requestRide(customer: CustomerID(c), from: Position(x: 900, y: 400),
+                                                   to: Position(x: 3000, y: 3000), patience: 120)
+                }
+            }
+            try await group.waitForAll()
+        }
+        let log = try await store.commands()
+        #expect(log.map(\.sequence) == Array(1...Int64(log.count)))
+        let restarted = try await DispatchHost(store: store, clock: clock, makeCore: Self.makeCore)
+        #expect(await restarted.state() == host.state())
+    }
+
+    @Test func restartKeepsAccountsTokensAndRidesThroughTheAPI() async throws {
+        let folder = try TemporaryFolder()
+        let clock = ManualClock()
+        let path = folder.path("service.sqlite")
+        let (token, rideID) = try await ServiceFixture(store: try SQLiteDispatchStore(path: path), clock: clock).test { client in
+            let admin = try await client.admin()
+            _ = try await client.availableDriver("TX-1", adminToken: admin)
+            let customer = try await client.customer("ana@example.com")
+            let ride = try await client.call(.post, "/v1/rides", token: customer.token, json: rideJSON).decode(RideBody.self)
+            return (customer.token, ride.id)
+        }
+        try await ServiceFixture(store: try SQLiteDispatchStore(path: path), clock: clock).test { client in
+            let ride = try await client.call(.get, "/v1/rides/\(rideID)", token: token)
+            #expect(ride.status == .ok)
+            #expect(try ride.decode(RideBody.self).status == "offered")
+            #expect(try await client.call(.get, "/v1/driver", token: try await client.login("tx-1@taxi.example", "driver-password"))
+                .decode(DriverBody.self).offer?.ride == rideID)
+        }
+    }
+}
