@@ -71,7 +71,7 @@ struct BenchCommand: ParsableCommand {
                 for _ in 1..<repeats { measured.merge(try runChild(pair.demand, pair.fleet)) }
             }
             printError("demand ×\(fmt(pair.demand)) fleet ×\(fmt(pair.fleet)): \(measured.requests) requests, "
-                + "\(measured.taxis) taxis, \(measured.events) events, wall " + String(format: "%.3f s", measured.wallS)
+                + "\(measured.taxis) taxis, \(measured.events) events, wall " + String(format: "%.3f s (CPU %.3f s)", measured.wallS, measured.cpuS)
                 + ", peak " + String(format: "%.0f MiB", measured.peakRssMebibytes))
             cells.append(measured)
         }

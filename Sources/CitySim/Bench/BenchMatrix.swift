@@ -39,8 +39,11 @@ public struct BenchMatrix: Sendable {
     public func runCell(demand: Double, fleet: Double) throws -> BenchCell {
         let base = try Scenario.load(path: scenarioPath, overrides: baseOverrides)
         let scenario = try Scenario.load(path: scenarioPath, overrides: overrides(demand: demand, fleet: fleet, base: base))
-        let result = try CitySimulation(scenario: scenario).run()
+        let simulation = try CitySimulation(scenario: scenario)
+        let cpuBefore = BenchMachine.processCPUSeconds()
+        let result = try simulation.run()
+        let cpu = BenchMachine.processCPUSeconds() - cpuBefore
         return BenchCell(demandFactor: demand, fleetFactor: fleet, summary: result.summary,
-                         taxisConfigured: scenario.fleet.totalTaxis, peakRssMebibytes: BenchMachine.peakResidentMiB() ?? 0)
+                         taxisConfigured: scenario.fleet.totalTaxis, cpuS: cpu, peakRssMebibytes: BenchMachine.peakResidentMiB() ?? 0)
     }
 }

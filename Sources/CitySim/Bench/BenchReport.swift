@@ -58,10 +58,15 @@ public struct BenchCell: Codable, Sendable {
     /// `engine.wall_s` of every repeat, in order.
     public var wallSRuns: [Double]
     public var eventsPerS: Double
+    /// CPU time (user + system) of the process during the run, s: the fastest of the repeats.
+    /// On a shared machine this is steadier than wall time, which includes waiting for a core.
+    public var cpuS: Double
     /// Peak resident set of the cell's process (VmHWM), MiB: the largest over the repeats.
     public var peakRssMebibytes: Double
 
-    public init(demandFactor: Double, fleetFactor: Double, summary: RunSummary, taxisConfigured: Int, peakRssMebibytes: Double) {
+    public init(demandFactor: Double, fleetFactor: Double, summary: RunSummary, taxisConfigured: Int,
+                cpuS: Double, peakRssMebibytes: Double) {
+        self.cpuS = cpuS
         self.demandFactor = demandFactor
         self.fleetFactor = fleetFactor
         requests = summary.requests.generated
@@ -81,6 +86,7 @@ public struct BenchCell: Codable, Sendable {
             wallS = other.wallS
             eventsPerS = other.eventsPerS
         }
+        cpuS = min(cpuS, other.cpuS)
         peakRssMebibytes = max(peakRssMebibytes, other.peakRssMebibytes)
     }
 }
@@ -111,7 +117,7 @@ public struct BenchFit: Codable, Sendable {
     /// Wall time and peak memory against requests (each fleet factor) and against taxis (each demand factor).
     static func all(_ cells: [BenchCell]) -> [BenchFit] {
         var fits: [BenchFit] = []
-        let metrics: [(String, (BenchCell) -> Double)] = [("wall_s", { $0.wallS }), ("peak_rss_mib", { $0.peakRssMebibytes })]
+        let metrics: [(String, (BenchCell) -> Double)] = [("wall_s", { $0.wallS }), ("cpu_s", { $0.cpuS }), ("peak_rss_mib", { $0.peakRssMebibytes })]
         for (name, value) in metrics {
             for fleet in Set(cells.map(\.fleetFactor)).sorted() {
                 let row = cells.filter { $0.fleetFactor == fleet }
@@ -153,6 +159,18 @@ public struct BenchMachine: Codable, Sendable {
                             cpuModel: model.map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown",
                             memTotalGibibytes: (memKiB / 1_048_576 * 10).rounded() / 10, loadAverage: load,
                             commit: commit, date: formatter.string(from: Date()))
+    }
+
+    /// CPU time (user + system) this process has used so far, s.
+    public static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        #if os(Linux)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     /// This process's peak resident set (VmHWM) in MiB, or nil where /proc is missing.
