@@ -28,8 +28,6 @@ struct AvailableTaxiIndex {
     /// The spot's last taxi, kept by its first taxi.
     private var lastAtSpot: [Int32] = []
     private var positionOfSlot: [Position] = []
-    /// The first taxi of the spot at each occupied position.
-    private var spotAt: [Position: Int32] = [:]
     private(set) var count = 0
 
     init(width: Double, height: Double, cellSide: Double) {
@@ -54,7 +52,7 @@ struct AvailableTaxiIndex {
     func contains(_ slot: Int32) -> Bool { cellOfSlot[Int(slot)] >= 0 }
 
     /// Adds the taxi at the end of the spot at `position` (a new spot when none is there).
-    /// - Complexity: O(1) amortized.
+    /// - Complexity: O(spots in the cell), which a search of that cell costs anyway.
     mutating func insert(_ slot: Int32, at position: Position) {
         let s = Int(slot)
         precondition(cellOfSlot[s] < 0, "slot already indexed")
@@ -63,14 +61,13 @@ struct AvailableTaxiIndex {
         positionOfSlot[s] = position
         nextAtSpot[s] = -1
         count += 1
-        if let first = spotAt[position] {
+        if let first = firstTaxi(at: position, inCell: cell) {
             let last = lastAtSpot[Int(first)]
             nextAtSpot[Int(last)] = slot
             previousAtSpot[s] = last
             lastAtSpot[Int(first)] = slot
             indexInCell[s] = -1
         } else {
-            spotAt[position] = slot
             previousAtSpot[s] = -1
             lastAtSpot[s] = slot
             indexInCell[s] = Int32(cells[cell].count)
@@ -78,8 +75,15 @@ struct AvailableTaxiIndex {
         }
     }
 
-    /// - Complexity: O(1) amortized (the next taxi of the spot takes the first one's place,
-    ///   or the cell's last spot takes an emptied spot's place).
+    /// The first taxi of the spot at `position`, found by scanning the cell's spots: as cheap as
+    /// hashing the position for the few spots a cell holds, and removal then needs no table at all.
+    private func firstTaxi(at position: Position, inCell cell: Int) -> Int32? {
+        for member in cells[cell] where member.position == position { return member.slot }
+        return nil
+    }
+
+    /// - Complexity: O(1) (the next taxi of the spot takes the first one's place, or the cell's
+    ///   last spot takes an emptied spot's place); O(spots in the cell) for the last taxi of a spot of several.
     mutating func remove(_ slot: Int32) {
         let s = Int(slot)
         let cell = Int(cellOfSlot[s])
@@ -92,14 +96,12 @@ struct AvailableTaxiIndex {
                 indexInCell[Int(next)] = Int32(index)
                 previousAtSpot[Int(next)] = -1
                 lastAtSpot[Int(next)] = lastAtSpot[s]
-                spotAt[positionOfSlot[s]] = next
             } else {
                 let moved = cells[cell].removeLast()
                 if moved.slot != slot {
                     cells[cell][index] = moved
                     indexInCell[Int(moved.slot)] = Int32(index)
                 }
-                spotAt[positionOfSlot[s]] = nil
             }
         } else {
             let previous = previousAtSpot[s]
@@ -107,7 +109,7 @@ struct AvailableTaxiIndex {
             if next >= 0 {
                 previousAtSpot[Int(next)] = previous
             } else {
-                lastAtSpot[Int(spotAt[positionOfSlot[s]]!)] = previous
+                lastAtSpot[Int(firstTaxi(at: positionOfSlot[s], inCell: cell)!)] = previous
             }
         }
         cellOfSlot[s] = -1
@@ -213,7 +215,7 @@ struct AvailableTaxiIndex {
         for (cell, members) in cells.enumerated() {
             for (i, member) in members.enumerated() {
                 if Int(indexInCell[Int(member.slot)]) != i || previousAtSpot[Int(member.slot)] != -1
-                    || spotAt[member.position] != member.slot {
+                    || firstTaxi(at: member.position, inCell: cell) != member.slot {
                     problems.append("index bookkeeping wrong for spot of slot \(member.slot)")
                 }
                 var taxi = member.slot, last: Int32 = -1
@@ -231,7 +233,6 @@ struct AvailableTaxiIndex {
             }
         }
         if seen != count { problems.append("index links \(seen) taxis but counts \(count)") }
-        if spotAt.count != cells.reduce(0, { $0 + $1.count }) { problems.append("index spot table out of step with its cells") }
         return problems
     }
 }
