@@ -2,9 +2,17 @@
 /// available taxi (D6) is found by searching rings of cells outward from the
 /// pickup instead of scanning the fleet.
 ///
-/// Invariant: each indexed slot is in exactly one cell, the one containing
-/// its stored position; `cellOfSlot[s] == -1` exactly when `s` is not indexed.
+/// Taxis at exactly the same position (a taxi rank, a hotspot where idle taxis
+/// gather) form one *spot*: the cell lists the spot once, by its first taxi,
+/// and the others hang off it in arrival order. A search computes one travel
+/// time per spot and stops walking a spot as soon as it has what it needs, so a
+/// pile of thousands of taxis costs what one taxi costs.
+///
+/// Invariant: each indexed slot is in exactly one spot, in the cell containing
+/// its position; a cell lists exactly the first taxi of each of its spots;
+/// `cellOfSlot[s] == -1` exactly when `s` is not indexed.
 struct AvailableTaxiIndex {
+    /// The first taxi of a spot, as the cell lists it.
     struct Member { var slot: Int32; var position: Position }
 
     let cellSide: Double
@@ -12,7 +20,14 @@ struct AvailableTaxiIndex {
     let rows: Int
     private var cells: [[Member]]
     private var cellOfSlot: [Int32] = []
+    /// Index in its cell for a spot's first taxi, -1 for the others.
     private var indexInCell: [Int32] = []
+    /// The spot's taxis in arrival order: next (-1 at the end) and previous (-1 at the first).
+    private var nextAtSpot: [Int32] = []
+    private var previousAtSpot: [Int32] = []
+    /// The spot's last taxi, kept by its first taxi.
+    private var lastAtSpot: [Int32] = []
+    private var positionOfSlot: [Position] = []
     private(set) var count = 0
 
     init(width: Double, height: Double, cellSide: Double) {
@@ -25,6 +40,10 @@ struct AvailableTaxiIndex {
     mutating func addSlot() {
         cellOfSlot.append(-1)
         indexInCell.append(-1)
+        nextAtSpot.append(-1)
+        previousAtSpot.append(-1)
+        lastAtSpot.append(-1)
+        positionOfSlot.append(Position(x: 0, y: 0))
     }
 
     @inline(__always) private func column(_ x: Double) -> Int { min(columns - 1, max(0, Int(x / cellSide))) }
@@ -32,41 +51,96 @@ struct AvailableTaxiIndex {
 
     func contains(_ slot: Int32) -> Bool { cellOfSlot[Int(slot)] >= 0 }
 
-    /// - Complexity: O(1) amortized.
+    /// Adds the taxi at the end of the spot at `position` (a new spot when none is there).
+    /// - Complexity: O(spots in the cell), which a search of that cell costs anyway.
     mutating func insert(_ slot: Int32, at position: Position) {
-        precondition(cellOfSlot[Int(slot)] < 0, "slot already indexed")
+        let s = Int(slot)
+        precondition(cellOfSlot[s] < 0, "slot already indexed")
         let cell = row(position.y) * columns + column(position.x)
-        cellOfSlot[Int(slot)] = Int32(cell)
-        indexInCell[Int(slot)] = Int32(cells[cell].count)
-        cells[cell].append(Member(slot: slot, position: position))
+        cellOfSlot[s] = Int32(cell)
+        positionOfSlot[s] = position
+        nextAtSpot[s] = -1
         count += 1
+        if let first = firstTaxi(at: position, inCell: cell) {
+            let last = lastAtSpot[Int(first)]
+            nextAtSpot[Int(last)] = slot
+            previousAtSpot[s] = last
+            lastAtSpot[Int(first)] = slot
+            indexInCell[s] = -1
+        } else {
+            previousAtSpot[s] = -1
+            lastAtSpot[s] = slot
+            indexInCell[s] = Int32(cells[cell].count)
+            cells[cell].append(Member(slot: slot, position: position))
+        }
     }
 
-    /// - Complexity: O(1) (swap with the cell's last member).
+    /// The first taxi of the spot at `position`, found by scanning the cell's spots: as cheap as
+    /// hashing the position for the few spots a cell holds, and removal then needs no table at all.
+    private func firstTaxi(at position: Position, inCell cell: Int) -> Int32? {
+        for member in cells[cell] where member.position == position { return member.slot }
+        return nil
+    }
+
+    /// - Complexity: O(1) (the next taxi of the spot takes the first one's place, or the cell's
+    ///   last spot takes an emptied spot's place); O(spots in the cell) for the last taxi of a spot of several.
     mutating func remove(_ slot: Int32) {
-        let cell = Int(cellOfSlot[Int(slot)])
+        let s = Int(slot)
+        let cell = Int(cellOfSlot[s])
         precondition(cell >= 0, "slot not indexed")
-        let index = Int(indexInCell[Int(slot)])
-        let last = cells[cell].removeLast()
-        if last.slot != slot {
-            cells[cell][index] = last
-            indexInCell[Int(last.slot)] = Int32(index)
+        let next = nextAtSpot[s]
+        let index = Int(indexInCell[s])
+        if index >= 0 {  // the spot's first taxi
+            if next >= 0 {
+                cells[cell][index].slot = next
+                indexInCell[Int(next)] = Int32(index)
+                previousAtSpot[Int(next)] = -1
+                lastAtSpot[Int(next)] = lastAtSpot[s]
+            } else {
+                let moved = cells[cell].removeLast()
+                if moved.slot != slot {
+                    cells[cell][index] = moved
+                    indexInCell[Int(moved.slot)] = Int32(index)
+                }
+            }
+        } else {
+            let previous = previousAtSpot[s]
+            nextAtSpot[Int(previous)] = next
+            if next >= 0 {
+                previousAtSpot[Int(next)] = previous
+            } else {
+                lastAtSpot[Int(firstTaxi(at: positionOfSlot[s], inCell: cell)!)] = previous
+            }
         }
-        cellOfSlot[Int(slot)] = -1
-        indexInCell[Int(slot)] = -1
+        cellOfSlot[s] = -1
+        indexInCell[s] = -1
+        nextAtSpot[s] = -1
+        previousAtSpot[s] = -1
+        lastAtSpot[s] = -1
         count -= 1
     }
 
+    /// A found taxi and its place in the search order: ETA, then the spot's first
+    /// slot, then arrival order at the spot.
+    private struct Found {
+        var slot: Int32, eta: Double, spot: Int32, rank: Int32
+        @inline(__always) func precedes(_ other: Found) -> Bool {
+            eta != other.eta ? eta < other.eta : spot != other.spot ? spot < other.spot : rank < other.rank
+        }
+    }
+
     /// Visits indexed taxis ring by ring around `position` and returns the `limit`
-    /// smallest travel times among those `eligible` accepts, nearest first.
+    /// smallest travel times among those `eligible` accepts, nearest first. Ties:
+    /// taxis at one spot in the order they got there (a taxi rank), otherwise by
+    /// the slot of the spot's first taxi.
     /// Stops as soon as the next ring cannot hold anything faster than the
     /// current `limit`-th best (the estimator's lower bound).
-    /// - Complexity: O(cells searched + taxis in them); independent of fleet size
-    ///   when taxis are spread out.
+    /// - Complexity: O(cells searched + spots in them + ineligible taxis passed over);
+    ///   independent of fleet size when taxis are spread out or gathered in spots.
     func nearest(to position: Position, limit: Int, at time: Double, travel: any TravelTimeEstimator,
                  eligible: (Int32) -> Bool) -> [(slot: Int32, eta: Double)] {
         guard limit > 0, count > 0 else { return [] }
-        var best: [(slot: Int32, eta: Double)] = []
+        var best: [Found] = []
         best.reserveCapacity(limit + 1)
         // Once `limit` taxis are known, a taxi farther (straight line) than this radius
         // cannot beat the slowest of them: skip it without asking the estimator.
@@ -88,13 +162,24 @@ struct AvailableTaxiIndex {
             forEachCell(inRing: ring, aroundColumn: cx, row: cy) { cell in
                 for member in cells[cell] {
                     let dx = member.position.x - position.x, dy = member.position.y - position.y
-                    if dx * dx + dy * dy > radiusSquared || !eligible(member.slot) { continue }
+                    if dx * dx + dy * dy > radiusSquared { continue }
                     let eta = travel.travelTime(from: member.position, to: position, departingAt: time)
-                    if best.count == limit, eta >= best[limit - 1].eta { continue }
-                    var at = best.count
-                    while at > 0, best[at - 1].eta > eta || (best[at - 1].eta == eta && best[at - 1].slot > member.slot) { at -= 1 }
-                    best.insert((member.slot, eta), at: at)
-                    if best.count > limit { best.removeLast() }
+                    if best.count == limit, eta > best[limit - 1].eta { continue }
+                    // The spot's taxis in arrival order; each ranks after the one before, so the
+                    // walk stops at the first eligible taxi that no longer makes the list.
+                    var taxi = member.slot, rank: Int32 = 0
+                    while taxi >= 0 {
+                        if eligible(taxi) {
+                            let found = Found(slot: taxi, eta: eta, spot: member.slot, rank: rank)
+                            if best.count == limit, !found.precedes(best[limit - 1]) { break }
+                            var at = best.count
+                            while at > 0, found.precedes(best[at - 1]) { at -= 1 }
+                            best.insert(found, at: at)
+                            if best.count > limit { best.removeLast() }
+                        }
+                        taxi = nextAtSpot[Int(taxi)]
+                        rank += 1
+                    }
                     if best.count == limit {
                         let radius = travel.reachableStraightLineDistance(within: best[limit - 1].eta, departingAt: time)
                         // A hair of slack so rounding never drops a taxi whose ETA ties the bound.
@@ -104,7 +189,7 @@ struct AvailableTaxiIndex {
             }
             ring += 1
         }
-        return best
+        return best.map { ($0.slot, $0.eta) }
     }
 
     private func forEachCell(inRing ring: Int, aroundColumn cx: Int, row cy: Int, _ body: (Int) -> Void) {
@@ -126,14 +211,28 @@ struct AvailableTaxiIndex {
     func invariantViolations(expected: [Int32: Position]) -> [String] {
         var problems: [String] = []
         if count != expected.count { problems.append("index holds \(count) taxis, \(expected.count) available") }
+        var seen = 0
         for (cell, members) in cells.enumerated() {
             for (i, member) in members.enumerated() {
-                if Int(cellOfSlot[Int(member.slot)]) != cell || Int(indexInCell[Int(member.slot)]) != i {
-                    problems.append("index bookkeeping wrong for slot \(member.slot)")
+                if Int(indexInCell[Int(member.slot)]) != i || previousAtSpot[Int(member.slot)] != -1
+                    || firstTaxi(at: member.position, inCell: cell) != member.slot {
+                    problems.append("index bookkeeping wrong for spot of slot \(member.slot)")
                 }
-                if expected[member.slot] != member.position { problems.append("index has stale or unavailable slot \(member.slot)") }
+                var taxi = member.slot, last: Int32 = -1
+                while taxi >= 0, seen <= count {
+                    seen += 1
+                    if Int(cellOfSlot[Int(taxi)]) != cell || positionOfSlot[Int(taxi)] != member.position
+                        || (last >= 0 && (indexInCell[Int(taxi)] != -1 || previousAtSpot[Int(taxi)] != last)) {
+                        problems.append("index bookkeeping wrong for slot \(taxi)")
+                    }
+                    if expected[taxi] != member.position { problems.append("index has stale or unavailable slot \(taxi)") }
+                    last = taxi
+                    taxi = nextAtSpot[Int(taxi)]
+                }
+                if lastAtSpot[Int(member.slot)] != last { problems.append("spot of slot \(member.slot) has a wrong last taxi") }
             }
         }
+        if seen != count { problems.append("index links \(seen) taxis but counts \(count)") }
         return problems
     }
 }

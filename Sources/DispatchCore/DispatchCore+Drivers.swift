@@ -2,8 +2,9 @@
 
 extension DispatchCore {
     func addDriver(_ id: DriverID, taxiCode: String) throws(DispatchError) {
-        guard driverSlot[id] == nil else { throw .duplicateDriver(id) }
-        driverSlot[id] = Int32(drivers.count)
+        guard knownSlot(of: id) == nil else { throw .duplicateDriver(id) }
+        // A driver whose ID equals its slot is found by `knownSlot` without the table.
+        if id.rawValue != drivers.count { driverSlot[id] = Int32(drivers.count) }
         drivers.append(DriverRecord(id: id, taxiCode: taxiCode))
         queues.addSlot()
         index.addSlot()

@@ -32,7 +32,7 @@ extension DispatchCore {
             switch request.status {
             case .offered(let d), .accepted(let d), .pickedUp(let d):
                 engagedDriverOfRequest[request.id] = d
-                guard let slot = driverSlot[d] else { problems.append("\(request.id) names unknown \(d)"); continue }
+                guard let slot = knownSlot(of: d) else { problems.append("\(request.id) names unknown \(d)"); continue }
                 let expected: DriverStatus = switch request.status {
                 case .offered: .offered(request.id)
                 case .accepted: .toPickup(request.id)

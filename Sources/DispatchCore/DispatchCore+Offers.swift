@@ -3,7 +3,8 @@
 extension DispatchCore {
     func openRequest(_ slot: Int32) -> OpenRequest {
         let r = requests[Int(slot)]
-        return OpenRequest(slot: slot, id: r.id, origin: r.origin, originZone: r.originZone, requestedAt: r.requestedAt)
+        return OpenRequest(slot: slot, id: r.id, origin: r.origin, originZone: r.originZone, requestedAt: r.requestedAt,
+                           excluded: r.excluded)
     }
 
     /// Finds a taxi for a request now (or queues it for the batch window); with
@@ -71,7 +72,7 @@ extension DispatchCore {
     /// (or, having moved to another zone meanwhile, joins its tail).
     func withdrawOffer(of slot: Int32, effects: inout [Effect]) {
         guard case .offered(let driver) = requests[Int(slot)].status else { return }
-        let taxi = driverSlot[driver]!
+        let taxi = knownSlot(of: driver)!
         if city.unsafeZoneIndex(drivers[Int(taxi)].position) == drivers[Int(taxi)].offeredFromZone {
             rejoinQueue(taxi, stamp: queues.stamp[Int(taxi)])
         } else {
@@ -120,7 +121,7 @@ extension DispatchCore {
         switch timer.kind {
         case .offerTimeout:  // D4
             guard case .offered(let driver) = request.status, timer.generation == request.offerGeneration else { return }
-            let taxi = driverSlot[driver]!
+            let taxi = knownSlot(of: driver)!
             statistics.offersTimedOut += 1
             requests[Int(slot)].excluded.append(taxi)
             effects.append(.offerWithdrawn(driver, request.id))
@@ -132,7 +133,7 @@ extension DispatchCore {
             if rules.onTimeout == .requeue { serveWaitingRequests(effects: &effects) }
         case .maximumAllowedDelay:  // D9
             guard case .accepted(let driver) = request.status, timer.generation == request.assignmentGeneration else { return }
-            let taxi = driverSlot[driver]!
+            let taxi = knownSlot(of: driver)!
             statistics.madReassignments += 1
             drivers[Int(taxi)].status = .unavailable
             effects.append(.assignmentRevoked(driver, request.id))

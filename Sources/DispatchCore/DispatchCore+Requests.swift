@@ -3,7 +3,7 @@
 extension DispatchCore {
     func requestRide(_ id: RequestID, customer: CustomerID, origin: Position, destination: Position,
                      patience: Double, effects: inout [Effect]) throws(DispatchError) {
-        guard requestSlot[id] == nil else { throw .duplicateRequest(id) }
+        guard knownSlot(of: id) == nil else { throw .duplicateRequest(id) }
         let zone = try city.zone(of: origin)
         _ = try city.zone(of: destination)
         guard patience >= 0 else { throw .invalidPatience(patience) }  // also rejects NaN
@@ -22,7 +22,7 @@ extension DispatchCore {
 
     func reserveRide(_ id: RequestID, customer: CustomerID, origin: Position, destination: Position,
                      meetingTime: Double, effects: inout [Effect]) throws(DispatchError) {
-        guard requestSlot[id] == nil else { throw .duplicateRequest(id) }
+        guard knownSlot(of: id) == nil else { throw .duplicateRequest(id) }
         let zone = try city.zone(of: origin)
         _ = try city.zone(of: destination)
         guard meetingTime.isFinite else { throw .invalidTime(meetingTime) }
@@ -40,7 +40,7 @@ extension DispatchCore {
 
     private func addRequest(_ record: RequestRecord) -> Int32 {
         let slot = Int32(requests.count)
-        requestSlot[record.id] = slot
+        if record.id.rawValue != Int(slot) { requestSlot[record.id] = slot }  // else found by `knownSlot`
         requests.append(record)
         return slot
     }
@@ -172,7 +172,7 @@ extension DispatchCore {
     /// Ends a request in a terminal state and frees the customer for a new one (D12).
     func finish(_ slot: Int32, as status: RequestStatus) {
         let request = requests[Int(slot)]
-        if case .pickedUp(let driver) = request.status { requests[Int(slot)].servedBy = driverSlot[driver]! }
+        if case .pickedUp(let driver) = request.status { requests[Int(slot)].servedBy = knownSlot(of: driver)! }
         requests[Int(slot)].status = status
         if openRequestOfCustomer[request.customer] == slot { openRequestOfCustomer[request.customer] = nil }
     }

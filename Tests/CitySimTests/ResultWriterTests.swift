@@ -15,4 +15,13 @@ struct ResultWriterTests {
     func missingNumbersAreEmpty() {
         #expect(ResultWriter.number(nil) == "")
     }
+
+    @Test("the byte writer formats numbers exactly as ResultWriter.number", arguments: [
+        2.0, 1.5, -1.25, 0.0004, -0.0004, 12.3456, 99.9996, 1234567.891, 0, -0.0, -7, 1e15, -3e20, .infinity, .nan, 86399.9995,
+    ])
+    func bytesMatchNumber(value: Double) {
+        var bytes = CSVBytes(capacity: 32)
+        bytes.number(value)
+        #expect(String(decoding: bytes.bytes, as: UTF8.self) == ResultWriter.number(value))
+    }
 }

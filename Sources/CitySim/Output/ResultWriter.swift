@@ -15,7 +15,7 @@ public enum ResultWriter {
     public static func write(_ result: RunResult, to directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try json(result.summary).write(to: directory.appendingPathComponent("summary.json"))
-        try Data(ridesCSV(result).utf8).write(to: directory.appendingPathComponent("rides.csv"))
+        try Data(ridesCSVBytes(result)).write(to: directory.appendingPathComponent("rides.csv"))
         try Data(driversCSV(result).utf8).write(to: directory.appendingPathComponent("drivers.csv"))
         try Data(ReportPage.html(for: result).utf8).write(to: directory.appendingPathComponent("report.html"))
     }
@@ -33,20 +33,25 @@ public enum ResultWriter {
     }
 
     /// One row per request: identity, places, times, outcome, offers and fare.
-    public static func ridesCSV(_ result: RunResult) -> String {
-        var out = "id,customer,kind,outcome,requested_at,meeting_time,origin_x,origin_y,destination_x,destination_y,origin_zone,accepted_at,pickup_at,dropoff_at,wait_s,driver,offers,declines,timeouts,fare\n"
-        out.reserveCapacity(result.rides.count * 120)
+    public static func ridesCSV(_ result: RunResult) -> String { String(decoding: ridesCSVBytes(result), as: UTF8.self) }
+
+    static func ridesCSVBytes(_ result: RunResult) -> [UInt8] {
+        var out = CSVBytes(capacity: 200 + result.rides.count * 120)
+        out.text("id,customer,kind,outcome,requested_at,meeting_time,origin_x,origin_y,destination_x,destination_y,origin_zone,accepted_at,pickup_at,dropoff_at,wait_s,driver,offers,declines,timeouts,fare\n")
         for r in result.rides {
-            let fields: [String] = [
-                String(r.id), String(r.customer), r.kind, r.outcome, number(r.requestedAt), number(r.meetingTime),
-                number(r.originX), number(r.originY), number(r.destinationX), number(r.destinationY), String(r.originZone),
-                number(r.acceptedAt), number(r.pickupAt), number(r.dropoffAt), number(r.waitS),
-                r.driver.map(String.init) ?? "", String(r.offers), String(r.declines), String(r.timeouts), number(r.fare),
-            ]
-            out += fields.joined(separator: ",")
-            out += "\n"
+            out.int(r.id); out.comma(); out.int(r.customer); out.comma()
+            out.text(r.kind); out.comma(); out.text(r.outcome); out.comma()
+            out.number(r.requestedAt); out.comma(); out.number(r.meetingTime); out.comma()
+            out.number(r.originX); out.comma(); out.number(r.originY); out.comma()
+            out.number(r.destinationX); out.comma(); out.number(r.destinationY); out.comma()
+            out.int(r.originZone); out.comma()
+            out.number(r.acceptedAt); out.comma(); out.number(r.pickupAt); out.comma()
+            out.number(r.dropoffAt); out.comma(); out.number(r.waitS); out.comma()
+            if let driver = r.driver { out.int(driver) }
+            out.comma(); out.int(r.offers); out.comma(); out.int(r.declines); out.comma(); out.int(r.timeouts); out.comma()
+            out.number(r.fare); out.newline()
         }
-        return out
+        return out.bytes
     }
 
     /// One row per driver: rides, earnings and hours.

@@ -10,6 +10,9 @@ public struct OpenRequest: Sendable {
     public let origin: Position
     public let originZone: ZoneID
     public let requestedAt: Double
+    /// The request's excluded taxi slots (D4, D5, D9), copied once per decision so that
+    /// eligibility tests during a search read no request record.
+    let excluded: [Int32]
 }
 
 /// A taxi chosen for a request, with its estimated time of arrival in seconds.
@@ -77,7 +80,7 @@ public struct DispatchView {
     /// Whether the taxi may be offered the request (it has not declined it,
     /// let its offer lapse or been too late for it).
     public func isEligible(_ taxi: TaxiHandle, for request: OpenRequest) -> Bool {
-        !core.requests[Int(request.slot)].excluded.contains(taxi.slot)
+        request.excluded.isEmpty || !request.excluded.contains(taxi.slot)
     }
 
     /// The first taxi of the zone's queue (the longest waiting, D15) that `accept` takes.
