@@ -35,7 +35,7 @@ extension DispatchCore {
         switch (drivers[Int(slot)].status, available) {
         case (.unavailable, true):
             joinQueueTail(slot)
-            serveWaitingRequests(effects: &effects)
+            serveWaitingRequests(freed: slot, effects: &effects)
         case (.available, false):
             leaveQueue(slot)
             drivers[Int(slot)].status = .unavailable

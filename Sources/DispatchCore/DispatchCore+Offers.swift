@@ -41,6 +41,7 @@ extension DispatchCore {
         guard !requests[Int(slot)].waiting else { return }
         requests[Int(slot)].waiting = true
         waiting.append(slot)
+        waitingInZone[requests[Int(slot)].originZone.index].append(slot)
     }
 
     /// D3: offer the request to the taxi until the offer lapses (D4).
@@ -81,9 +82,28 @@ extension DispatchCore {
         effects.append(.offerWithdrawn(driver, requests[Int(slot)].id))
     }
 
-    /// Offers waiting requests, oldest first, to taxis that have become available.
-    func serveWaitingRequests(effects: inout [Effect]) {
+    /// Offers waiting requests to taxis that have become available. A taxi that just turned
+    /// available (`freed`) first serves the longest-waiting customer of its own zone — the zone
+    /// rule of D3 seen from the taxi — and only then do the remaining available taxis go to
+    /// the longest-waiting customers anywhere. Serving the city-wide oldest first sent every
+    /// freed taxi across an overloaded city (pickups twice as long as rides) and lowered the
+    /// very capacity the customers were waiting for.
+    func serveWaitingRequests(freed: Int32? = nil, effects: inout [Effect]) {
         guard policy.batchWindow == nil else { return }
+        if let freed, case .available(let zone) = drivers[Int(freed)].status {
+            var position = waitingInZoneHead[zone.index]
+            while position < waitingInZone[zone.index].count, index.count > 0 {
+                let slot = waitingInZone[zone.index][position]
+                position += 1
+                guard requests[Int(slot)].status == .pending else { continue }
+                if let choice = policy.selectTaxi(for: openRequest(slot), in: view) {
+                    requests[Int(slot)].waiting = false
+                    offer(slot, to: choice.taxi.slot, effects: &effects)
+                    break
+                }
+            }
+            compactWaiting(in: zone.index)
+        }
         var position = waitingHead
         while position < waiting.count, index.count > 0 {
             let slot = waiting[position]
@@ -95,6 +115,17 @@ extension DispatchCore {
             }
         }
         compactWaiting()
+    }
+
+    /// Drops a zone list's leading entries that no longer wait; rebuilds it when mostly stale.
+    private func compactWaiting(in zone: Int) {
+        var head = waitingInZoneHead[zone]
+        while head < waitingInZone[zone].count, requests[Int(waitingInZone[zone][head])].status != .pending { head += 1 }
+        if head > 64, head * 2 > waitingInZone[zone].count {
+            waitingInZone[zone].removeFirst(head)
+            head = 0
+        }
+        waitingInZoneHead[zone] = head
     }
 
     /// Drops entries at the front that no longer wait; rebuilds when mostly stale.
@@ -130,7 +161,7 @@ extension DispatchCore {
             case .disconnect: drivers[Int(taxi)].status = .unavailable
             }
             dispatch(slot, effects: &effects)
-            if rules.onTimeout == .requeue { serveWaitingRequests(effects: &effects) }
+            if rules.onTimeout == .requeue { serveWaitingRequests(freed: taxi, effects: &effects) }
         case .maximumAllowedDelay:  // D9
             guard case .accepted(let driver) = request.status, timer.generation == request.assignmentGeneration else { return }
             let taxi = knownSlot(of: driver)!
@@ -179,6 +210,10 @@ extension DispatchCore {
         }
         waiting.removeAll(keepingCapacity: true)
         waitingHead = 0
+        for zone in waitingInZone.indices where !waitingInZone[zone].isEmpty {
+            waitingInZone[zone].removeAll(keepingCapacity: true)
+            waitingInZoneHead[zone] = 0
+        }
         for slot in open { requests[Int(slot)].waiting = false }
         let choices = policy.assign(open.map(openRequest), in: view)
         var used = Set<Int32>()

@@ -95,7 +95,7 @@ extension DispatchCore {
         case .requeue: joinQueueTail(driverSlot)
         }
         dispatch(slot, effects: &effects)
-        if rules.onDecline == .requeue { serveWaitingRequests(effects: &effects) }
+        if rules.onDecline == .requeue { serveWaitingRequests(freed: driverSlot, effects: &effects) }
     }
 
     /// The driver and request slots of an open offer, or the error explaining why there is none.

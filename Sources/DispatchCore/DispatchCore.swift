@@ -46,6 +46,10 @@ public final class DispatchCore {
     /// Requests waiting for a taxi, oldest first (lazy: entries no longer waiting are skipped).
     var waiting: [Int32] = []
     var waitingHead = 0
+    /// The same waiting requests by origin zone, oldest first (lazy in the same way), so a
+    /// taxi that turns available finds its own zone's longest-waiting customer in O(1).
+    var waitingInZone: [[Int32]]
+    var waitingInZoneHead: [Int]
     /// Batch policies: the time of the scheduled end of the current window.
     var batchEpochDue: Double?
     var batchEpochGeneration: UInt32 = 0
@@ -64,6 +68,8 @@ public final class DispatchCore {
         self.policy = policy
         self.rules = rules
         queues = ZoneQueues(zoneCount: city.zoneCount)
+        waitingInZone = Array(repeating: [], count: city.zoneCount)
+        waitingInZoneHead = Array(repeating: 0, count: city.zoneCount)
         index = AvailableTaxiIndex(width: city.width, height: city.height, cellSide: cell)
     }
 

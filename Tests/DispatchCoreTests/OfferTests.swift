@@ -164,6 +164,30 @@ import Testing
     #expect(f.status(request: 1) == .offered(DriverID(1)))
 }
 
+@Test func aFreedTaxiServesTheLongestWaitingCustomerOfItsOwnZoneFirst() throws {
+    // D7 with D3's zone rule seen from the taxi: the older customer across town waits for a
+    // taxi of their own zone (or any taxi left over) instead of pulling this one across the city.
+    let f = try Fixture()
+    try f.addDriver(1, at: point(500, 500), available: false)      // zone of (500, 500)
+    try f.addDriver(2, at: point(7500, 7500), available: false)    // the far corner's zone
+    try f.request(1, from: point(7400, 7400), patience: 600, at: 10)  // older, far corner
+    try f.request(2, from: point(600, 600), patience: 600, at: 20)    // newer, near driver 1
+    let near = try f.send(.setAvailable(DriverID(1), true), at: 30)
+    #expect(near.offers.map(\.request) == [RequestID(2)])
+    let far = try f.send(.setAvailable(DriverID(2), true), at: 40)
+    #expect(far.offers.map(\.request) == [RequestID(1)])
+}
+
+@Test func aFreedTaxiServesTheOldestCustomerAnywhereWhenItsZoneHasNone() throws {
+    // D7, D6: with no customer waiting in its zone, the taxi goes to the longest-waiting one.
+    let f = try Fixture()
+    try f.addDriver(1, at: point(500, 500), available: false)
+    try f.request(1, from: point(7400, 7400), patience: 600, at: 10)
+    try f.request(2, from: point(4100, 4100), patience: 600, at: 20)
+    let freed = try f.send(.setAvailable(DriverID(1), true), at: 30)
+    #expect(freed.offers.map(\.request) == [RequestID(1)])
+}
+
 @Test func aWaitingCustomerExpiresWhenPatienceRunsOut() throws {
     // D7
     let f = try Fixture()
