@@ -91,30 +91,26 @@ extension DispatchCore {
     func serveWaitingRequests(freed: Int32? = nil, effects: inout [Effect]) {
         guard policy.batchWindow == nil else { return }
         if let freed, case .available(let zone) = drivers[Int(freed)].status {
-            var position = waitingInZoneHead[zone.index]
-            while position < waitingInZone[zone.index].count, index.count > 0 {
-                let slot = waitingInZone[zone.index][position]
-                position += 1
-                guard requests[Int(slot)].status == .pending else { continue }
-                if let choice = policy.selectTaxi(for: openRequest(slot), in: view) {
-                    requests[Int(slot)].waiting = false
-                    offer(slot, to: choice.taxi.slot, effects: &effects)
-                    break
-                }
+            for slot in waitingInZone[zone.index][waitingInZoneHead[zone.index]...] where index.count > 0 {
+                if offerIfWaiting(slot, effects: &effects) { break }
             }
             compactWaiting(in: zone.index)
         }
-        var position = waitingHead
-        while position < waiting.count, index.count > 0 {
-            let slot = waiting[position]
-            position += 1
-            guard requests[Int(slot)].status == .pending else { continue }
-            if let choice = policy.selectTaxi(for: openRequest(slot), in: view) {
-                requests[Int(slot)].waiting = false
-                offer(slot, to: choice.taxi.slot, effects: &effects)
-            }
+        for slot in waiting[waitingHead...] where index.count > 0 {
+            offerIfWaiting(slot, effects: &effects)
         }
         compactWaiting()
+    }
+
+    /// Offers a still-waiting request to the taxi the policy picks; false when it no longer
+    /// waits or no eligible taxi is available.
+    @discardableResult
+    private func offerIfWaiting(_ slot: Int32, effects: inout [Effect]) -> Bool {
+        guard requests[Int(slot)].status == .pending,
+              let choice = policy.selectTaxi(for: openRequest(slot), in: view) else { return false }
+        requests[Int(slot)].waiting = false
+        offer(slot, to: choice.taxi.slot, effects: &effects)
+        return true
     }
 
     /// Drops a zone list's leading entries that no longer wait; rebuilds it when mostly stale.
