@@ -14,12 +14,17 @@ public struct Problem: Error, HTTPResponseError, Sendable {
     public var code: String
     public var detail: String
     public var headers: HTTPFields = [:]
+    /// The request field at fault (`end`, `recurrence.weekdays[1]`), for validation problems; an
+    /// RFC 9457 extension member, left out when nil.
+    public var field: String?
 
-    public init(_ status: HTTPResponse.Status, _ code: String, detail: String, headers: HTTPFields = [:]) {
+    public init(_ status: HTTPResponse.Status, _ code: String, detail: String, headers: HTTPFields = [:],
+                field: String? = nil) {
         self.status = status
         self.code = code
         self.detail = detail
         self.headers = headers
+        self.field = field
     }
 
     struct Document: Codable, Equatable {
@@ -27,10 +32,11 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         var title: String
         var status: Int
         var detail: String
+        var field: String?
     }
 
     var document: Document {
-        Document(type: "urn:citysim:problem:\(code)", title: code, status: status.code, detail: detail)
+        Document(type: "urn:citysim:problem:\(code)", title: code, status: status.code, detail: detail, field: field)
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
