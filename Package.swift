@@ -38,7 +38,7 @@ let package = Package(
         // The HTTP service: accounts, storage and timers around one DispatchCore.
         // The only module that imports Hummingbird and GRDB.
         .target(name: "DispatchService", dependencies: [
-            "CitySim", "DispatchCore",
+            "CitySim", "DispatchCore", "TripPlanner",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "CitySimTests", dependencies: ["CitySim", "DispatchCore"]),
         .testTarget(name: "TripPlannerTests", dependencies: ["TripPlanner", "DispatchCore"]),
         .testTarget(name: "DispatchServiceTests", dependencies: [
-            "DispatchService", "DispatchCore", "CitySim",
+            "DispatchService", "DispatchCore", "CitySim", "TripPlanner",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
     ]
