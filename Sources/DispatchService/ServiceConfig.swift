@@ -12,6 +12,10 @@ import Yams
 /// admin: { email: admin@example.com, password: change-me-now }
 /// token_lifetime_s: 86400
 /// bcrypt_cost: 12
+/// planner:                      # optional; without it the trip planner has no public transport
+///   gtfs: gtfs/rush-hour        # GTFS folder; relative to this file
+///   origin: { lat: 45.0, lon: 7.0 }   # latitude/longitude of the city's south-west corner
+///   transfer_s: 60
 /// ```
 public struct ServiceConfig: Codable, Sendable, Equatable {
     public struct Admin: Codable, Sendable, Equatable {
@@ -31,9 +35,11 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
     public var tokenLifetimeS: Double?
     /// Bcrypt cost (4–31). Default 12.
     public var bcryptCost: Int?
+    /// The trip planner's public transport; nil = no transit mode.
+    public var planner: PlannerSettings?
 
     public init(scenario: String, database: String, host: String = "127.0.0.1", port: Int = 8080,
-                admin: Admin, tokenLifetimeS: Double? = nil, bcryptCost: Int? = nil) {
+                admin: Admin, tokenLifetimeS: Double? = nil, bcryptCost: Int? = nil, planner: PlannerSettings? = nil) {
         self.scenario = scenario
         self.database = database
         self.host = host
@@ -41,6 +47,7 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
         self.admin = admin
         self.tokenLifetimeS = tokenLifetimeS
         self.bcryptCost = bcryptCost
+        self.planner = planner
     }
 
     /// Reads a config file; the scenario path becomes absolute (relative to the file).
@@ -48,9 +55,12 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let decoder = YAMLDecoder()
         var config = try decoder.decode(ServiceConfig.self, from: text, userInfo: [:])
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         if !config.scenario.hasPrefix("/") {
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             config.scenario = folder.appendingPathComponent(config.scenario).path
+        }
+        if let gtfs = config.planner?.gtfs, !gtfs.hasPrefix("/") {
+            config.planner?.gtfs = folder.appendingPathComponent(gtfs).path
         }
         try config.validate()
         return config
@@ -63,12 +73,43 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
         if let t = tokenLifetimeS, !(t.isFinite && t > 0) { throw fail("token_lifetime_s must be > 0") }
         if let c = bcryptCost, !(4...31).contains(c) { throw fail("bcrypt_cost must be 4–31") }
         guard admin.password.utf8.count >= 8 else { throw fail("admin.password must be at least 8 bytes") }
+        if let planner {
+            guard (-90...90).contains(planner.origin.lat) else { throw fail("planner.origin.lat must be -90–90") }
+            guard (-180...180).contains(planner.origin.lon) else { throw fail("planner.origin.lon must be -180–180") }
+            if let t = planner.transferS, !(t.isFinite && (0...3600).contains(t)) { throw fail("planner.transfer_s must be 0–3600") }
+        }
     }
 
     enum CodingKeys: String, CodingKey {
         case scenario, database, host, port, admin
-        case tokenLifetimeS = "token_lifetime_s", bcryptCost = "bcrypt_cost"
+        case tokenLifetimeS = "token_lifetime_s", bcryptCost = "bcrypt_cost", planner
     }
+}
+
+/// The `planner:` block of the service config: the GTFS feed the trip planner routes public
+/// transport on, read once at start. Invariant (checked by `ServiceConfig.validate`): the origin
+/// is a valid latitude/longitude and `transfer_s` is 0–3600.
+public struct PlannerSettings: Codable, Sendable, Equatable {
+    public struct Origin: Codable, Sendable, Equatable {
+        public var lat: Double
+        public var lon: Double
+        public init(lat: Double, lon: Double) { self.lat = lat; self.lon = lon }
+    }
+
+    /// GTFS folder (stops, routes, trips, stop_times, calendar); relative paths are relative to the config file.
+    public var gtfs: String
+    /// Latitude and longitude of the city's south-west corner.
+    public var origin: Origin
+    /// Seconds needed to change vehicles. Default 60.
+    public var transferS: Double?
+
+    public init(gtfs: String, origin: Origin, transferS: Double? = nil) {
+        self.gtfs = gtfs
+        self.origin = origin
+        self.transferS = transferS
+    }
+
+    enum CodingKeys: String, CodingKey { case gtfs, origin, transferS = "transfer_s" }
 }
 
 public struct ConfigError: Error, CustomStringConvertible {
