@@ -13,14 +13,27 @@ public struct DispatchServiceApp: Sendable {
     public let config: ServiceConfig
     public let host: DispatchHost
     public let accounts: AccountService
+    /// The trip planner: its store (the SQLite store's file, or memory) and the config's transit feed.
+    let planner: PlannerService
 
     /// Opens the store, replays its log, creates the first administrator and makes sure every
     /// driver account is known to the core.
     public static func open(config: ServiceConfig, clock: any ServiceClock = SystemClock(),
                             store: (any DispatchStore)? = nil) async throws -> DispatchServiceApp {
+        try await open(config: config, clock: clock, store: store, plannerStore: nil)
+    }
+
+    /// `open`, with the planner's store given (tests share one between two opens to restart);
+    /// nil = the planner's tables in the SQLite store's file, or memory beside any other store.
+    static func open(config: ServiceConfig, clock: any ServiceClock, store: (any DispatchStore)?,
+                     plannerStore: (any PlannerStore)?) async throws -> DispatchServiceApp {
         let scenario = try Scenario.load(path: config.scenario)
         _ = try scenario.makeDispatchCore()  // fail early on a bad city or rules
+        let transit = try config.planner.map(PlannerTransit.init)  // read once; fail early on a bad feed
         let store = try store ?? SQLiteDispatchStore(path: config.database)
+        let plannerStore: any PlannerStore = if let plannerStore { plannerStore }
+            else if let sqlite = store as? SQLiteDispatchStore { try SQLitePlannerStore(sharing: sqlite) }
+            else { InMemoryPlannerStore() }
         let host = try await DispatchHost(store: store, clock: clock) { try scenario.makeDispatchCore() }
         var settings = AccountService.Settings()
         if let cost = config.bcryptCost { settings.bcryptCost = UInt8(cost) }
@@ -34,7 +47,8 @@ public struct DispatchServiceApp: Sendable {
         for driver in try await store.accounts(role: .driver) where !(await host.knowsDriver(DriverID(driver.id))) {
             try await host.execute(.addDriver(DriverID(driver.id), taxiCode: driver.taxiCode ?? "TAXI-\(driver.id)"))
         }
-        return DispatchServiceApp(config: config, host: host, accounts: accounts)
+        return DispatchServiceApp(config: config, host: host, accounts: accounts,
+                                  planner: PlannerService(store: plannerStore, host: host, transit: transit))
     }
 
     /// Serves HTTP until the process is told to stop; timers run alongside.
@@ -42,7 +56,7 @@ public struct DispatchServiceApp: Sendable {
         var logger = Logger(label: "citysim.service")
         logger.logLevel = .info
         let app = Application(
-            router: buildRouter(host: host, accounts: accounts),
+            router: buildRouter(host: host, accounts: accounts, planner: planner),
             configuration: .init(address: .hostname(config.host, port: config.port), serverName: "citysim"),
             logger: logger)
         let timers = Task { await host.runTimers() }

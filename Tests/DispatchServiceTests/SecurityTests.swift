@@ -37,6 +37,20 @@ import Testing
         Route(method: .get, path: "/v1/admin/drivers", roles: [.admin]),
         Route(method: .delete, path: "/v1/admin/drivers/2", roles: [.admin]),
         Route(method: .post, path: "/v1/admin/drivers/2/invalidate", roles: [.admin]),
+        Route(method: .get, path: "/v1/admin/conditions/2025-03-14", roles: [.admin]),
+        Route(method: .put, path: "/v1/admin/conditions/2025-03-14", json: #"{"rain_hours":[13]}"#, roles: [.admin]),
+        Route(method: .post, path: "/v1/planner/appointments", json: PlannerDay.work, roles: [.customer]),
+        Route(method: .get, path: "/v1/planner/appointments", roles: [.customer]),
+        Route(method: .get, path: "/v1/planner/appointments?date=2025-03-14", roles: [.customer]),
+        Route(method: .get, path: "/v1/planner/appointments/1", roles: [.customer]),
+        Route(method: .put, path: "/v1/planner/appointments/1", json: PlannerDay.work, roles: [.customer]),
+        Route(method: .delete, path: "/v1/planner/appointments/1", roles: [.customer]),
+        Route(method: .post, path: "/v1/planner/appointments/1/cancel", roles: [.customer]),
+        Route(method: .get, path: "/v1/planner/preferences", roles: [.customer]),
+        Route(method: .put, path: "/v1/planner/preferences", json: PlannerDay.cyclist, roles: [.customer]),
+        Route(method: .get, path: "/v1/planner/days/2025-03-14", roles: [.customer]),
+        Route(method: .post, path: "/v1/planner/days/2025-03-14/primary", json: #"{"appointment_id":1}"#, roles: [.customer]),
+        Route(method: .post, path: "/v1/planner/days/2025-03-14/book", roles: [.customer]),
     ]
 
     @Test func everyRouteRefusesGuestsAndOtherRoles() async throws {

@@ -7,7 +7,8 @@ import Testing
 @testable import DispatchService
 
 /// A service on a manual clock with a 4 × 4 km city of 2 km² zones (3 × 3), TAXInseconds'
-/// rules, bcrypt cost 4 and a one-hour token lifetime. Share `store` between two fixtures to restart.
+/// rules, bcrypt cost 4 and a one-hour token lifetime. Share `store` (and `plannerStore`) between two
+/// fixtures to restart.
 struct ServiceFixture {
     static let adminEmail = "admin@example.com"
     static let adminPassword = "admin-password"
@@ -26,7 +27,8 @@ struct ServiceFixture {
     let service: DispatchServiceApp
     var host: DispatchHost { service.host }
 
-    init(store: any DispatchStore = InMemoryDispatchStore(), clock: ManualClock = ManualClock()) async throws {
+    init(store: any DispatchStore = InMemoryDispatchStore(), clock: ManualClock = ManualClock(),
+         plannerStore: (any PlannerStore)? = nil) async throws {
         let scenarioFile = FileManager.default.temporaryDirectory
             .appendingPathComponent("citysim-service-test-\(UUID().uuidString).yaml")
         try Self.scenarioYAML.write(to: scenarioFile, atomically: true, encoding: .utf8)
@@ -35,12 +37,12 @@ struct ServiceFixture {
             email: Self.adminEmail, password: Self.adminPassword), tokenLifetimeS: 3600, bcryptCost: 4)
         self.clock = clock
         self.store = store
-        service = try await DispatchServiceApp.open(config: config, clock: clock, store: store)
+        service = try await DispatchServiceApp.open(config: config, clock: clock, store: store, plannerStore: plannerStore)
     }
 
     /// Runs `body` against the router (no sockets).
     func test<T>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
-        let app = Application(router: buildRouter(host: service.host, accounts: service.accounts))
+        let app = Application(router: buildRouter(host: service.host, accounts: service.accounts, planner: service.planner))
         return try await app.test(.router, body)
     }
 }

@@ -1,13 +1,20 @@
 import Hummingbird
 
 /// The service's router: problem documents for every error, bearer-token
-/// authentication, and one route collection per resource under `/v1`.
+/// authentication, and one route collection per resource under `/v1`. The trip
+/// planner's routes keep their data in memory here and have no public transport;
+/// the service (`DispatchServiceApp.run`) passes its own planner.
 ///
 /// ```swift
 /// let router = buildRouter(host: host, accounts: AccountService(store: InMemoryDispatchStore(), clock: clock))
 /// let app = Application(router: router)
 /// ```
 public func buildRouter(host: DispatchHost, accounts: AccountService) -> Router<ServiceRequestContext> {
+    buildRouter(host: host, accounts: accounts, planner: PlannerService(store: InMemoryPlannerStore(), host: host, transit: nil))
+}
+
+/// The service's router with the trip planner's routes (`/v1/planner`, `/v1/admin/conditions`) on `planner`.
+func buildRouter(host: DispatchHost, accounts: AccountService, planner: PlannerService) -> Router<ServiceRequestContext> {
     let router = Router(context: ServiceRequestContext.self)
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: AuthenticationMiddleware(accounts: accounts))
@@ -18,5 +25,8 @@ public func buildRouter(host: DispatchHost, accounts: AccountService) -> Router<
     v1.addRoutes(RideController(host: host).routes)
     v1.addRoutes(DriverController(host: host).routes, atPath: "driver")
     v1.addRoutes(AdminController(host: host, accounts: accounts).routes, atPath: "admin")
+    v1.addRoutes(ConditionsController(planner: planner).routes, atPath: "admin")
+    v1.addRoutes(PlannerAppointmentController(planner: planner).routes, atPath: "planner")
+    v1.addRoutes(PlannerDayController(planner: planner).routes, atPath: "planner")
     return router
 }
