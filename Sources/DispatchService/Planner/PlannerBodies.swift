@@ -139,7 +139,8 @@ struct BookingList: ResponseEncodable, Decodable, Sendable {
         var departure: Date
         var origin: Point
         var destination: Point
-        /// reserved, requested, already-booked or skipped.
+        /// reserved, requested, already-booked, skipped, or stale (an open ride booked earlier for a
+        /// sub-route the plan no longer has).
         var outcome: String
         var rideId: Int?
         var ride: RideBody?
@@ -147,7 +148,7 @@ struct BookingList: ResponseEncodable, Decodable, Sendable {
         var reason: String?
     }
     var bookings: [Entry]
-    /// The ride ids booked or already booked, in departure order.
+    /// The ride ids of the plan's taxi sub-routes (booked now or earlier), in departure order.
     var rideIds: [Int]
 
     init(_ legs: [PlannerService.BookedLeg], midnight: Double) {
@@ -156,6 +157,6 @@ struct BookingList: ResponseEncodable, Decodable, Sendable {
                   destination: leg.destination, outcome: leg.outcome.rawValue, rideId: leg.ride?.id.rawValue,
                   ride: leg.ride.map(RideBody.init), reason: leg.reason)
         }
-        rideIds = bookings.compactMap(\.rideId)
+        rideIds = bookings.filter { $0.outcome != PlannerService.BookedLeg.Outcome.stale.rawValue }.compactMap(\.rideId)
     }
 }

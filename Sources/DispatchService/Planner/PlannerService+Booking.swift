@@ -14,6 +14,9 @@ extension PlannerService {
             case alreadyBooked = "already-booked"
             /// Not booked: see `reason`.
             case skipped
+            /// Booked by an earlier call for a sub-route the plan no longer has; the ride is still open
+            /// (the customer cancels it with `DELETE /v1/rides/{id}` if it is not wanted).
+            case stale
         }
         var departure: Double
         var origin: Point
@@ -31,13 +34,16 @@ extension PlannerService {
     /// when it is within `requestWindow` of now, nothing otherwise (too late to reserve, too early to
     /// request, or past). Sub-routes booked by an earlier call whose ride is still open are not booked
     /// twice. A refusal of the core (D12: one open request) skips that sub-route with its reason.
+    /// Earlier bookings whose sub-route left the plan (after a change of weather, say) and whose ride
+    /// is still open come last, as `stale`: nothing is cancelled behind the customer's back.
     func book(owner: Int, date: CivilDate) async throws -> [BookedLeg] {
         let schedule = try await schedule(owner: owner, date: date)
         let customer = CustomerID(owner)
         let lead = await host.reservationLead
         let earlier = try await store.bookings(owner: owner, on: date)
         var result: [BookedLeg] = []
-        for leg in schedule.plan.trips.flatMap(\.legs) where leg.means == .taxi {
+        let taxiLegs = schedule.plan.trips.flatMap(\.legs).filter { $0.means == .taxi }
+        for leg in taxiLegs {
             let origin = Point(leg.from), destination = Point(leg.to)
             var booked = BookedLeg(departure: leg.departure, origin: origin, destination: destination, outcome: .skipped)
             if let previous = earlier.first(where: { $0.matches(departure: leg.departure, origin: origin, destination: destination) }),
@@ -70,6 +76,13 @@ extension PlannerService {
                                                              destination: destination, ride: ride.id.rawValue))
             }
             result.append(booked)
+        }
+        for previous in earlier where !taxiLegs.contains(where: {
+            previous.matches(departure: $0.departure, origin: Point($0.from), destination: Point($0.to))
+        }) {
+            guard let ride = await host.ride(RequestID(previous.ride)), !ride.status.isTerminal else { continue }
+            result.append(BookedLeg(departure: previous.departure, origin: previous.origin, destination: previous.destination,
+                                    outcome: .stale, ride: ride, reason: "no longer in the plan"))
         }
         return result
     }
