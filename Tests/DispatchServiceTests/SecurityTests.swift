@@ -17,6 +17,7 @@ import Testing
 
     static let routes: [Route] = [
         Route(method: .get, path: "/v1/me", roles: [.customer, .driver, .admin]),
+        Route(method: .patch, path: "/v1/me", json: #"{"name":"X"}"#, roles: [.customer, .driver, .admin]),
         Route(method: .delete, path: "/v1/auth/token", roles: [.customer, .driver, .admin]),
         Route(method: .post, path: "/v1/rides", json: rideJSON, roles: [.customer]),
         Route(method: .post, path: "/v1/reservations", json: rideJSON, roles: [.customer]),

@@ -107,6 +107,7 @@ extension Problem {
         case .invalidInput(let why): self.init(.unprocessableContent, "invalid-input", detail: why)
         case .taken(let what): self.init(.conflict, "taken", detail: "\(what) is already taken")
         case .unknownAccount: self.init(.notFound, "unknown-account", detail: "no such account")
+        case .wrongPassword: self.init(.forbidden, "wrong-password", detail: "the current password is wrong")
         }
     }
 }

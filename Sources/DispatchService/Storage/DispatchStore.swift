@@ -35,6 +35,8 @@ public protocol DispatchStore: Sendable {
     func token(hash: String) async throws -> (accountID: Int, expiresAt: Double)?
     func deleteToken(hash: String) async throws
     func deleteTokens(accountID: Int) async throws
+    /// Deletes every token of the account but the one with hash `kept` (the caller's own session).
+    func deleteTokens(accountID: Int, except kept: String) async throws
 
     // MARK: Password reset
 

@@ -61,6 +61,10 @@ public final class InMemoryDispatchStore: DispatchStore {
         state.withLock { s in s.tokens = s.tokens.filter { $0.value.0 != accountID } }
     }
 
+    public func deleteTokens(accountID: Int, except kept: String) async throws {
+        state.withLock { s in s.tokens = s.tokens.filter { $0.value.0 != accountID || $0.key == kept } }
+    }
+
     public func insertResetToken(hash: String, accountID: Int, expiresAt: Double) async throws {
         state.withLock { $0.resetTokens[hash] = (accountID, expiresAt) }
     }

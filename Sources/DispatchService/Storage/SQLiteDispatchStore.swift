@@ -163,6 +163,12 @@ public final class SQLiteDispatchStore: DispatchStore {
         }
     }
 
+    public func deleteTokens(accountID: Int, except kept: String) async throws {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM token WHERE account_id = ? AND hash <> ?", arguments: [accountID, kept])
+        }
+    }
+
     public func insertResetToken(hash: String, accountID: Int, expiresAt: Double) async throws {
         try await database.write { db in
             try db.execute(sql: "INSERT INTO reset_token (hash, account_id, expires_at) VALUES (?, ?, ?)",
