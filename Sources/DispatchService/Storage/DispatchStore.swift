@@ -26,6 +26,8 @@ public protocol DispatchStore: Sendable {
     func accounts(role: Role) async throws -> [Account]
     /// Replaces the stored account with the same id.
     func update(_ account: Account) async throws
+    /// Deletes an account that has no tokens yet (undoing a creation that could not be completed).
+    func deleteAccount(id: Int) async throws
 
     // MARK: Tokens
 

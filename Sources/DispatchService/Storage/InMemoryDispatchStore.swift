@@ -47,6 +47,10 @@ public final class InMemoryDispatchStore: DispatchStore {
         }
     }
 
+    public func deleteAccount(id: Int) async throws {
+        state.withLock { s in s.accounts.removeAll { $0.id == id } }
+    }
+
     public func insertToken(hash: String, accountID: Int, expiresAt: Double) async throws {
         state.withLock { $0.tokens[hash] = (accountID, expiresAt) }
     }

@@ -120,6 +120,10 @@ public final class SQLiteDispatchStore: DispatchStore {
         if changed == 0 { throw StoreError.unknownAccount(account.id) }
     }
 
+    public func deleteAccount(id: Int) async throws {
+        try await database.write { db in try db.execute(sql: "DELETE FROM account WHERE id = ?", arguments: [id]) }
+    }
+
     private static func account(from row: Row) -> Account {
         Account(id: row["id"], email: row["email"], name: row["name"], role: Role(rawValue: row["role"]) ?? .customer,
                 passwordHash: row["password_hash"], licence: row["licence"], taxiCode: row["taxi_code"],
