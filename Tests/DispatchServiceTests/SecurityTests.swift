@@ -38,6 +38,8 @@ import Testing
         Route(method: .get, path: "/v1/admin/drivers", roles: [.admin]),
         Route(method: .delete, path: "/v1/admin/drivers/2", roles: [.admin]),
         Route(method: .post, path: "/v1/admin/drivers/2/invalidate", roles: [.admin]),
+        Route(method: .get, path: "/v1/admin/city", roles: [.admin]),
+        Route(method: .put, path: "/v1/admin/city", json: #"{"width":4000,"height":4000,"zone_side":1000}"#, roles: [.admin]),
     ]
 
     @Test func everyRouteRefusesGuestsAndOtherRoles() async throws {

@@ -91,6 +91,7 @@ extension Problem {
         case .customerHasOpenRequest: self.init(.conflict, "open-ride-exists", detail: detail)
         case .cancellationWindowClosed: self.init(.conflict, "cancellation-window-closed", detail: detail)
         case .reportNotAllowed: self.init(.conflict, "report-not-allowed", detail: detail)
+        case .cityInUse: self.init(.conflict, "city-in-use", detail: detail)
         // Not caused by the caller: the host keeps time monotonic and the configuration was checked at start.
         case .timeWentBackwards, .invalidConfiguration: self.init(.internalServerError, "internal", detail: "internal error")
         }
