@@ -38,10 +38,13 @@ struct ServiceFixture {
         service = try await DispatchServiceApp.open(config: config, clock: clock, store: store)
     }
 
-    /// Runs `body` against the router (no sockets).
-    func test<T>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
-        let app = Application(router: buildRouter(host: service.host, accounts: service.accounts))
-        return try await app.test(.router, body)
+    /// Runs `body` against the router (no sockets), or with `.live` against a server on a real socket.
+    /// - Parameter keepAlive: time between keep-alive comments on open event streams.
+    func test<T>(_ setup: TestingSetup = .router, keepAlive: Duration = .seconds(15),
+                 _ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
+        let router = buildRouter(host: service.host, accounts: service.accounts, keepAlive: keepAlive)
+        let app = Application(router: router)
+        return try await app.test(setup, body)
     }
 }
 

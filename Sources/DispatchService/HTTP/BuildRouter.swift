@@ -3,11 +3,14 @@ import Hummingbird
 /// The service's router: problem documents for every error, bearer-token
 /// authentication, and one route collection per resource under `/v1`.
 ///
+/// - Parameter keepAlive: time between `: keep-alive` comments on open event streams.
+///
 /// ```swift
 /// let router = buildRouter(host: host, accounts: AccountService(store: InMemoryDispatchStore(), clock: clock))
 /// let app = Application(router: router)
 /// ```
-public func buildRouter(host: DispatchHost, accounts: AccountService) -> Router<ServiceRequestContext> {
+public func buildRouter(host: DispatchHost, accounts: AccountService,
+                        keepAlive: Duration = .seconds(15)) -> Router<ServiceRequestContext> {
     let router = Router(context: ServiceRequestContext.self)
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: AuthenticationMiddleware(accounts: accounts))
@@ -16,6 +19,7 @@ public func buildRouter(host: DispatchHost, accounts: AccountService) -> Router<
     v1.addRoutes(PublicController(host: host).routes)
     v1.addRoutes(AccountController(accounts: accounts).routes)
     v1.addRoutes(RideController(host: host).routes)
+    v1.addRoutes(EventStreamController(host: host, keepAlive: keepAlive).routes)
     v1.addRoutes(DriverController(host: host).routes, atPath: "driver")
     v1.addRoutes(AdminController(host: host, accounts: accounts).routes, atPath: "admin")
     v1.addRoutes(CityController(host: host).routes, atPath: "admin")
