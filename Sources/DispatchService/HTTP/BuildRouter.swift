@@ -15,6 +15,7 @@ public func buildRouter(host: DispatchHost, accounts: AccountService,
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: AuthenticationMiddleware(accounts: accounts))
     router.get("health") { _, _ in HTTPResponse.Status.ok }
+    router.get("openapi.json", use: OpenAPIDocument.serve)
     let v1 = router.group("v1")
     v1.addRoutes(PublicController(host: host).routes)
     v1.addRoutes(AccountController(accounts: accounts).routes)
