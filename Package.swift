@@ -47,7 +47,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Yams", package: "Yams"),
-        ]),
+        ], resources: [.copy("Resources/openapi.json")]),
         .executableTarget(name: "citysim", dependencies: [
             "CitySim", "DispatchCore", "TripPlanner", "DispatchService",
             .product(name: "Yams", package: "Yams"),
@@ -62,6 +62,8 @@ let package = Package(
         .testTarget(name: "DispatchServiceTests", dependencies: [
             "DispatchService", "DispatchCore", "CitySim", "TripPlanner",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
     ]
 )

@@ -34,6 +34,9 @@ public enum Command: Sendable, Equatable {
     case queueStatus(Position)
     /// D14: ETA of the nearest available taxi to a position.
     case estimateArrival(Position)
+    /// D1: a new map area and zone size. Refused (`cityInUse`) while a taxi is on shift or a
+    /// request or reservation is open, since queues are per zone; drivers and ended rides stay.
+    case setCity(CityGeometry)
 }
 
 /// A wake-up the core asked the host for. Stale timers are harmless: the core

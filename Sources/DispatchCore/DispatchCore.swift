@@ -23,7 +23,8 @@
 /// // effects: [.offer(driver 1, request 1, expiresAt: 70), .wake(at: 70, offer timeout)]
 /// ```
 public final class DispatchCore {
-    public let city: CityGeometry
+    /// The map area and zones (D1); changed only by `.setCity` while nothing depends on the zones.
+    public internal(set) var city: CityGeometry
     public let travel: any TravelTimeEstimator
     public let rules: DispatchRules
     public let policy: any DispatchPolicy
@@ -119,6 +120,7 @@ public final class DispatchCore {
         case .droppedOff(let driver, let request, let position):
             try droppedOff(driver, request, at: position, effects: &effects)
         case .timerFired(let timer): try timerFired(timer, effects: &effects)
+        case .setCity(let city): try setCity(city)
         case .report(let reporter, let request): try report(reporter, request, effects: &effects)
         case .queueStatus(let position):
             let zone = try city.zone(of: position)

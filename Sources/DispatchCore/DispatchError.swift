@@ -26,6 +26,8 @@ public enum DispatchError: Error, Equatable, Sendable, CustomStringConvertible {
     /// D13: a ride can be reported once per side, after it ended.
     case reportNotAllowed(RequestID, reason: String)
     case invalidPatience(Double)
+    /// D1: the map cannot change while a taxi is on shift or a request is open (the reason says which).
+    case cityInUse(String)
 
     public var description: String {
         switch self {
@@ -46,6 +48,7 @@ public enum DispatchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notAParty(let r): return "the caller is not a party to \(r)"
         case .reportNotAllowed(let r, let why): return "report on \(r) refused: \(why)"
         case .invalidPatience(let p): return "patience \(p) s must be >= 0 (or infinity)"
+        case .cityInUse(let why): return "the map cannot change now: \(why)"
         }
     }
 }

@@ -16,6 +16,7 @@ import Testing
         .timerFired(TimerID(kind: .batchEpoch, request: RequestID(-1), generation: 7)),
         .report(.customer(CustomerID(20)), RequestID(21)), .report(.driver(DriverID(22)), RequestID(23)),
         .queueStatus(here), .estimateArrival(there),
+        .setCity(try! CityGeometry(width: 5_000, height: 3_000.5, zoneSide: 1_414.2)),
     ]
 
     @Test(arguments: commands) func roundTrip(_ command: Command) throws {

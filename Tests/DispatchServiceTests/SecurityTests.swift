@@ -17,14 +17,18 @@ import Testing
 
     static let routes: [Route] = [
         Route(method: .get, path: "/v1/me", roles: [.customer, .driver, .admin]),
+        Route(method: .patch, path: "/v1/me", json: #"{"name":"X"}"#, roles: [.customer, .driver, .admin]),
         Route(method: .delete, path: "/v1/auth/token", roles: [.customer, .driver, .admin]),
         Route(method: .post, path: "/v1/rides", json: rideJSON, roles: [.customer]),
         Route(method: .post, path: "/v1/reservations", json: rideJSON, roles: [.customer]),
         Route(method: .get, path: "/v1/rides", roles: [.customer]),
         Route(method: .get, path: "/v1/rides/1", roles: [.customer]),
         Route(method: .delete, path: "/v1/rides/1", roles: [.customer]),
+        Route(method: .get, path: "/v1/rides/1/events", roles: [.customer]),
+        Route(method: .get, path: "/v1/events", roles: [.customer]),
         Route(method: .post, path: "/v1/rides/1/report", roles: [.customer, .driver]),
         Route(method: .get, path: "/v1/driver", roles: [.driver]),
+        Route(method: .get, path: "/v1/driver/events", roles: [.driver]),
         Route(method: .post, path: "/v1/driver/shift", json: #"{"action":"end"}"#, roles: [.driver]),
         Route(method: .put, path: "/v1/driver/availability", json: #"{"available":true}"#, roles: [.driver]),
         Route(method: .put, path: "/v1/driver/position", json: #"{"x":1,"y":1}"#, roles: [.driver]),
@@ -51,6 +55,8 @@ import Testing
         Route(method: .get, path: "/v1/planner/days/2025-03-14", roles: [.customer]),
         Route(method: .post, path: "/v1/planner/days/2025-03-14/primary", json: #"{"appointment_id":1}"#, roles: [.customer]),
         Route(method: .post, path: "/v1/planner/days/2025-03-14/book", roles: [.customer]),
+        Route(method: .get, path: "/v1/admin/city", roles: [.admin]),
+        Route(method: .put, path: "/v1/admin/city", json: #"{"width":4000,"height":4000,"zone_side":1000}"#, roles: [.admin]),
     ]
 
     @Test func everyRouteRefusesGuestsAndOtherRoles() async throws {

@@ -40,10 +40,14 @@ struct ServiceFixture {
         service = try await DispatchServiceApp.open(config: config, clock: clock, store: store, plannerStore: plannerStore)
     }
 
-    /// Runs `body` against the router (no sockets).
-    func test<T>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
-        let app = Application(router: buildRouter(host: service.host, accounts: service.accounts, planner: service.planner))
-        return try await app.test(.router, body)
+    /// Runs `body` against the router (no sockets), or with `.live` against a server on a real socket.
+    /// - Parameter keepAlive: time between keep-alive comments on open event streams.
+    func test<T>(_ setup: TestingSetup = .router, keepAlive: Duration = .seconds(15),
+                 _ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
+        let router = buildRouter(host: service.host, accounts: service.accounts, planner: service.planner,
+                                 keepAlive: keepAlive)
+        let app = Application(router: router)
+        return try await app.test(setup, body)
     }
 }
 

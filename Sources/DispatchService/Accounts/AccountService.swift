@@ -12,6 +12,8 @@ public enum AccountError: Error, Equatable, Sendable {
     case invalidInput(String)
     case taken(String)
     case unknownAccount
+    /// A password change named a wrong current password.
+    case wrongPassword
 }
 
 /// A signed-in caller.
@@ -139,6 +141,35 @@ public struct AccountService: Sendable {
     }
 
     public func logout(_ identity: Identity) async throws { try await store.deleteToken(hash: identity.tokenHash) }
+
+    // MARK: - Profile
+
+    /// Changes the caller's own name and password. A new password needs the current one (its
+    /// checks count against the account's login limit) and ends every other session of the account.
+    /// - Throws: `AccountError.invalidInput`, `.wrongPassword`, `.tooManyAttempts`, `.unknownAccount`.
+    public func updateProfile(of identity: Identity, name: String?, currentPassword: String?,
+                              newPassword: String?) async throws -> Account {
+        guard var account = try await store.account(id: identity.accountID) else { throw AccountError.unknownAccount }
+        if let name {
+            guard name.count <= 200 else { throw AccountError.invalidInput("name is longer than 200 characters") }
+            account.name = name
+        }
+        if let newPassword {
+            guard let currentPassword else {
+                throw AccountError.invalidInput("current_password is required to change the password")
+            }
+            try Self.checkPassword(newPassword)
+            let now = clock.now()
+            guard accountLimiter.take(account.email, now: now) else {
+                throw AccountError.tooManyAttempts(retryAfter: accountLimiter.retryAfter(account.email, now: now))
+            }
+            guard try await verify(currentPassword, hash: account.passwordHash) else { throw AccountError.wrongPassword }
+            account.passwordHash = try await hash(newPassword)
+        }
+        try await store.update(account)
+        if newPassword != nil { try await store.deleteTokens(accountID: account.id, except: identity.tokenHash) }
+        return account
+    }
 
     // MARK: - Password reset and invalidation
 

@@ -5,28 +5,36 @@ import Hummingbird
 /// planner's routes keep their data in memory here and have no public transport;
 /// the service (`DispatchServiceApp.run`) passes its own planner.
 ///
+/// - Parameter keepAlive: time between `: keep-alive` comments on open event streams.
+///
 /// ```swift
 /// let router = buildRouter(host: host, accounts: AccountService(store: InMemoryDispatchStore(), clock: clock))
 /// let app = Application(router: router)
 /// ```
-public func buildRouter(host: DispatchHost, accounts: AccountService) -> Router<ServiceRequestContext> {
-    buildRouter(host: host, accounts: accounts, planner: PlannerService(store: InMemoryPlannerStore(), host: host, transit: nil))
+public func buildRouter(host: DispatchHost, accounts: AccountService,
+                        keepAlive: Duration = .seconds(15)) -> Router<ServiceRequestContext> {
+    buildRouter(host: host, accounts: accounts,
+                planner: PlannerService(store: InMemoryPlannerStore(), host: host, transit: nil), keepAlive: keepAlive)
 }
 
 /// The service's router with the trip planner's routes (`/v1/planner`, `/v1/admin/conditions`) on `planner`.
-func buildRouter(host: DispatchHost, accounts: AccountService, planner: PlannerService) -> Router<ServiceRequestContext> {
+func buildRouter(host: DispatchHost, accounts: AccountService, planner: PlannerService,
+                 keepAlive: Duration = .seconds(15)) -> Router<ServiceRequestContext> {
     let router = Router(context: ServiceRequestContext.self)
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: AuthenticationMiddleware(accounts: accounts))
     router.get("health") { _, _ in HTTPResponse.Status.ok }
+    router.get("openapi.json", use: OpenAPIDocument.serve)
     let v1 = router.group("v1")
     v1.addRoutes(PublicController(host: host).routes)
     v1.addRoutes(AccountController(accounts: accounts).routes)
     v1.addRoutes(RideController(host: host).routes)
+    v1.addRoutes(EventStreamController(host: host, keepAlive: keepAlive).routes)
     v1.addRoutes(DriverController(host: host).routes, atPath: "driver")
     v1.addRoutes(AdminController(host: host, accounts: accounts).routes, atPath: "admin")
     v1.addRoutes(ConditionsController(planner: planner).routes, atPath: "admin")
     v1.addRoutes(PlannerAppointmentController(planner: planner).routes, atPath: "planner")
     v1.addRoutes(PlannerDayController(planner: planner).routes, atPath: "planner")
+    v1.addRoutes(CityController(host: host).routes, atPath: "admin")
     return router
 }

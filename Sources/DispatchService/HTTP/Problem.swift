@@ -97,6 +97,7 @@ extension Problem {
         case .customerHasOpenRequest: self.init(.conflict, "open-ride-exists", detail: detail)
         case .cancellationWindowClosed: self.init(.conflict, "cancellation-window-closed", detail: detail)
         case .reportNotAllowed: self.init(.conflict, "report-not-allowed", detail: detail)
+        case .cityInUse: self.init(.conflict, "city-in-use", detail: detail)
         // Not caused by the caller: the host keeps time monotonic and the configuration was checked at start.
         case .timeWentBackwards, .invalidConfiguration: self.init(.internalServerError, "internal", detail: "internal error")
         }
@@ -113,6 +114,7 @@ extension Problem {
         case .invalidInput(let why): self.init(.unprocessableContent, "invalid-input", detail: why)
         case .taken(let what): self.init(.conflict, "taken", detail: "\(what) is already taken")
         case .unknownAccount: self.init(.notFound, "unknown-account", detail: "no such account")
+        case .wrongPassword: self.init(.forbidden, "wrong-password", detail: "the current password is wrong")
         }
     }
 }

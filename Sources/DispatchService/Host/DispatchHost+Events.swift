@@ -19,6 +19,9 @@ public struct ServiceEvent: Sendable, Codable, Equatable {
     public var at: Double?
     public var amount: Double?
 
+    /// Whether this event ends its ride: completed, rejected (no taxi), expired or cancelled.
+    public var endsRide: Bool { ["ride_completed", "no_taxi_available", "expired", "cancelled"].contains(kind) }
+
     init(_ kind: String, _ ride: RequestID, taxiCode: String? = nil, etaSeconds: Double? = nil,
          at: Double? = nil, amount: Double? = nil) {
         self.kind = kind
@@ -41,6 +44,13 @@ extension DispatchHost {
         subscribers[party, default: [:]][id] = continuation
         continuation.onTermination = { _ in Task { await self.unsubscribe(party, id) } }
         return stream
+    }
+
+    /// Open subscriptions: of one party, or of everyone when `party` is nil. A stream whose
+    /// consumer stopped (a client that disconnected) is no longer counted.
+    public func subscriberCount(_ party: Party? = nil) -> Int {
+        guard let party else { return subscribers.values.reduce(0) { $0 + $1.count } }
+        return subscribers[party]?.count ?? 0
     }
 
     func unsubscribe(_ party: Party, _ id: Int) {

@@ -98,6 +98,9 @@ extension DispatchHost {
 
     public func knowsDriver(_ id: DriverID) -> Bool { core.status(of: id) != nil }
 
+    /// The map area and zones in force (D1), as the last `.setCity` or the scenario made them.
+    public var city: CityGeometry { core.city }
+
     /// Everything observable, for restart tests.
     public func state() -> HostState {
         let drivers = Dictionary(uniqueKeysWithValues: ledger.drivers.compactMap { d in core.status(of: d).map { (d, $0) } })

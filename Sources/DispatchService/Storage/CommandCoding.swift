@@ -39,6 +39,8 @@ enum CommandCoding {
         var timerKind: UInt8?
         var generation: UInt32?
         var reporter: String?
+        /// `setCity`: the area and zone side, metres.
+        var width: Double?, height: Double?, zoneSide: Double?
 
         init(op: String) { self.op = op }
     }
@@ -113,6 +115,8 @@ enum CommandCoding {
             m = Mirror(op: "queueStatus"); m.x = p.x; m.y = p.y
         case .estimateArrival(let p):
             m = Mirror(op: "estimateArrival"); m.x = p.x; m.y = p.y
+        case .setCity(let city):
+            m = Mirror(op: "setCity"); m.width = city.width; m.height = city.height; m.zoneSide = city.zoneSide
         }
         return m
     }
@@ -159,6 +163,9 @@ enum CommandCoding {
             }
         case "queueStatus": return .queueStatus(try at())
         case "estimateArrival": return .estimateArrival(try at())
+        case "setCity":
+            return .setCity(try CityGeometry(width: try need(m.width, "width"), height: try need(m.height, "height"),
+                                             zoneSide: try need(m.zoneSide, "zoneSide")))
         default: throw CodingFailure.malformed("unknown op \(m.op)")
         }
     }

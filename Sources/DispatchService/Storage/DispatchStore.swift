@@ -26,6 +26,8 @@ public protocol DispatchStore: Sendable {
     func accounts(role: Role) async throws -> [Account]
     /// Replaces the stored account with the same id.
     func update(_ account: Account) async throws
+    /// Deletes an account that has no tokens yet (undoing a creation that could not be completed).
+    func deleteAccount(id: Int) async throws
 
     // MARK: Tokens
 
@@ -35,6 +37,8 @@ public protocol DispatchStore: Sendable {
     func token(hash: String) async throws -> (accountID: Int, expiresAt: Double)?
     func deleteToken(hash: String) async throws
     func deleteTokens(accountID: Int) async throws
+    /// Deletes every token of the account but the one with hash `kept` (the caller's own session).
+    func deleteTokens(accountID: Int, except kept: String) async throws
 
     // MARK: Password reset
 

@@ -47,6 +47,10 @@ public final class InMemoryDispatchStore: DispatchStore {
         }
     }
 
+    public func deleteAccount(id: Int) async throws {
+        state.withLock { s in s.accounts.removeAll { $0.id == id } }
+    }
+
     public func insertToken(hash: String, accountID: Int, expiresAt: Double) async throws {
         state.withLock { $0.tokens[hash] = (accountID, expiresAt) }
     }
@@ -59,6 +63,10 @@ public final class InMemoryDispatchStore: DispatchStore {
 
     public func deleteTokens(accountID: Int) async throws {
         state.withLock { s in s.tokens = s.tokens.filter { $0.value.0 != accountID } }
+    }
+
+    public func deleteTokens(accountID: Int, except kept: String) async throws {
+        state.withLock { s in s.tokens = s.tokens.filter { $0.value.0 != accountID || $0.key == kept } }
     }
 
     public func insertResetToken(hash: String, accountID: Int, expiresAt: Double) async throws {

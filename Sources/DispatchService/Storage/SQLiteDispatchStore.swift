@@ -120,6 +120,10 @@ public final class SQLiteDispatchStore: DispatchStore {
         if changed == 0 { throw StoreError.unknownAccount(account.id) }
     }
 
+    public func deleteAccount(id: Int) async throws {
+        try await database.write { db in try db.execute(sql: "DELETE FROM account WHERE id = ?", arguments: [id]) }
+    }
+
     private static func account(from row: Row) -> Account {
         Account(id: row["id"], email: row["email"], name: row["name"], role: Role(rawValue: row["role"]) ?? .customer,
                 passwordHash: row["password_hash"], licence: row["licence"], taxiCode: row["taxi_code"],
@@ -160,6 +164,12 @@ public final class SQLiteDispatchStore: DispatchStore {
     public func deleteTokens(accountID: Int) async throws {
         try await database.write { db in
             try db.execute(sql: "DELETE FROM token WHERE account_id = ?", arguments: [accountID])
+        }
+    }
+
+    public func deleteTokens(accountID: Int, except kept: String) async throws {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM token WHERE account_id = ? AND hash <> ?", arguments: [accountID, kept])
         }
     }
 

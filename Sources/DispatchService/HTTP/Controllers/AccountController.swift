@@ -6,6 +6,8 @@ import Hummingbird
 /// `POST /v1/accounts` `{"email","password","name"}` → 201 account;
 /// `POST /v1/auth/login` `{"email","password"}` → `{"token","expires_at","account"}`;
 /// `DELETE /v1/auth/token`; `GET /v1/me`;
+/// `PATCH /v1/me` `{"name","current_password","new_password"}` (each optional; a new password needs
+/// the current one and ends the account's other sessions) → the account;
 /// `POST /v1/auth/password-reset` `{"email"}` → 202 (a one-time token goes to the outbox);
 /// `POST /v1/auth/password-reset/confirm` `{"token","new_password"}` → 204.
 struct AccountController {
@@ -15,6 +17,7 @@ struct AccountController {
     struct Credentials: Decodable { var email: String; var password: String }
     struct ResetRequest: Decodable { var email: String }
     struct ResetConfirmation: Decodable { var token: String; var newPassword: String }
+    struct ProfileChange: Decodable { var name: String?; var currentPassword: String?; var newPassword: String? }
 
     var routes: RouteCollection<ServiceRequestContext> {
         let routes = RouteCollection(context: ServiceRequestContext.self)
@@ -22,6 +25,7 @@ struct AccountController {
         routes.post("auth/login", use: login)
         routes.delete("auth/token", use: logout)
         routes.get("me", use: me)
+        routes.patch("me", use: editProfile)
         routes.post("auth/password-reset", use: requestReset)
         routes.post("auth/password-reset/confirm", use: confirmReset)
         return routes
@@ -49,6 +53,13 @@ struct AccountController {
         let identity = try context.require(.customer, .driver, .admin)
         guard let account = try await accounts.store.account(id: identity.accountID) else { throw Problem.unauthenticated }
         return AccountBody(account)
+    }
+
+    @Sendable func editProfile(_ request: Request, context: ServiceRequestContext) async throws -> AccountBody {
+        let identity = try context.require(.customer, .driver, .admin)
+        let body = try await request.decode(as: ProfileChange.self, context: context)
+        return AccountBody(try await accounts.updateProfile(of: identity, name: body.name, currentPassword: body.currentPassword,
+                                                            newPassword: body.newPassword))
     }
 
     @Sendable func requestReset(_ request: Request, context: ServiceRequestContext) async throws -> HTTPResponse.Status {

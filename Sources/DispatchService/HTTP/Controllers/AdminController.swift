@@ -39,7 +39,16 @@ struct AdminController {
         }
         let account = try await accounts.create(email: body.email, password: body.password, name: body.name ?? "",
                                                 role: .driver, licence: licence, taxiCode: code)
-        try await host.execute(.addDriver(DriverID(account.id), taxiCode: code))
+        do {
+            try await host.execute(.addDriver(DriverID(account.id), taxiCode: code))
+        } catch {
+            // No half-created driver: an account the core does not know goes again, so the email,
+            // licence and taxi code are free for a retry. (A crash in between is mended at start.)
+            do { try await accounts.store.deleteAccount(id: account.id) } catch {
+                context.logger.error("driver account \(account.id) left without a taxi: \(error)")
+            }
+            throw error
+        }
         return EditedResponse(status: .created, response: AccountBody(account))
     }
 
