@@ -13,9 +13,6 @@ struct DayPlanJob: Sendable {
 }
 
 extension DispatchHost {
-    /// The city the core dispatches in (positions outside it are refused).
-    var city: CityGeometry { core.city }
-
     /// The host's time, seconds since 1970 (never behind the core's).
     var now: Double { max(clock.now(), core.now) }
 
