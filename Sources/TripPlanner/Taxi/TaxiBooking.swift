@@ -9,6 +9,14 @@ public struct TaxiQuote: Sendable, Equatable {
     public var fare: Double
     /// Whether the trip would be booked as a reservation (D11) rather than an immediate request.
     public var isReservation: Bool
+
+    public init(wait: Double, rideSeconds: Double, rideMetres: Double, fare: Double, isReservation: Bool) {
+        self.wait = wait
+        self.rideSeconds = rideSeconds
+        self.rideMetres = rideMetres
+        self.fare = fare
+        self.isReservation = isReservation
+    }
 }
 
 /// How a booking was made with the taxi service.

@@ -1,0 +1,32 @@
+import DispatchCore
+import Foundation
+import TripPlanner
+
+extension Scenario.Planner {
+    /// The planned day's public-transport network: the GTFS feed of `transit.gtfs` (relative to the
+    /// scenario file) with the services running on `date`; nil without a `transit` section.
+    /// - Throws: `ScenarioError` at `planner.transit.gtfs` when the feed cannot be read or is invalid.
+    func transitNetwork() throws(ScenarioError) -> TransitNetwork? {
+        guard let transit else { return nil }
+        let directory = URL(fileURLWithPath: source.path).appendingPathComponent(transit.gtfs)
+        func failure(_ reason: String) -> ScenarioError {
+            ScenarioError(file: source.file, keyPath: "planner.transit.gtfs", reason: reason)
+        }
+        var files: [String: String] = [:]
+        for name in GTFSFeed.fileNames {
+            let url = directory.appendingPathComponent(name)
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw failure("cannot read \(url.path)") }
+            files[name] = text
+        }
+        do {
+            let feed = try GTFSFeed.read(files: files)
+            return try TransitNetwork(feed: feed, date: date,
+                                      projection: GeoProjection(originLatitude: transit.originLat, originLongitude: transit.originLon),
+                                      transferSeconds: transit.transferSeconds)
+        } catch let error as GTFSError {
+            throw failure("\(directory.path)/\(error)")
+        } catch {
+            throw failure("\(error)")
+        }
+    }
+}
