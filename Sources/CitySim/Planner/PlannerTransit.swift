@@ -13,10 +13,13 @@ extension Scenario.Planner {
             ScenarioError(file: source.file, keyPath: "planner.transit.gtfs", reason: reason)
         }
         var files: [String: String] = [:]
-        for name in GTFSFeed.fileNames {
+        for name in GTFSFeed.fileNames + GTFSFeed.optionalFileNames {
             let url = directory.appendingPathComponent(name)
-            guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw failure("cannot read \(url.path)") }
-            files[name] = text
+            if let text = try? String(contentsOf: url, encoding: .utf8) {
+                files[name] = text
+            } else if GTFSFeed.fileNames.contains(name) {
+                throw failure("cannot read \(url.path)")
+            }
         }
         do {
             let feed = try GTFSFeed.read(files: files)

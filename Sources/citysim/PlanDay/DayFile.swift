@@ -154,9 +154,13 @@ struct DayFile {
         let gtfs = try map.required("gtfs")
         let directory = folder.appendingPathComponent(try gtfs.string())
         var files: [String: String] = [:]
-        for name in GTFSFeed.fileNames {
+        for name in GTFSFeed.fileNames + GTFSFeed.optionalFileNames {
             let url = directory.appendingPathComponent(name)
-            do { files[name] = try String(contentsOf: url, encoding: .utf8) } catch { throw gtfs.error("cannot read \(url.path)") }
+            if let text = try? String(contentsOf: url, encoding: .utf8) {
+                files[name] = text
+            } else if GTFSFeed.fileNames.contains(name) {
+                throw gtfs.error("cannot read \(url.path)")
+            }
         }
         let origin = try map.required("origin").mapping(["lat", "lon"])
         let projection = GeoProjection(originLatitude: try origin.required("lat").double(-90...90),
