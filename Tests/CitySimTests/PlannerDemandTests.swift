@@ -100,6 +100,14 @@ import TripPlanner
         }
     }
 
+    @Test("a profile's own plan_at_hours sets when its users book their reservations")
+    func profilePlanTimeOverridesThePlanners() throws {
+        let (_, result) = try Self.run(["planner.profiles[1].plan_at_hours=14"])
+        let booked = Set(result.rides.filter { $0.customer >= PlannerDemand.firstCustomer && $0.kind == "reservation" }
+            .map(\.requestedAt))
+        #expect(booked.sorted() == [21_600.0, 50_400.0])   // 06:00 and 14:00
+    }
+
     @Test("a rainy day (no bike) gives more taxi or transit trips than a dry day for the same population")
     func rainyDayGivesMoreTaxiOrTransit() throws {
         let dry = try #require(CitySimulation(scenario: Self.scenario()).plannerDemand)

@@ -9,7 +9,7 @@ struct PlannerDay {
     var criterion: Criterion
 }
 
-/// Draws planner users' days from the scenario's profiles.
+/// Draws planner users' days from the scenario's profiles; `conditions.now` is when the user plans.
 ///
 /// Invariant: every draw comes from the stream handed to `draw`, in a fixed order (profile, home,
 /// car, bike, season pass, criterion, day start, then per appointment: presence, place, times),
@@ -37,6 +37,7 @@ struct PlannerDayGenerator {
         conditions.seasonPass = random.bernoulli(profile.seasonPass)
         let criterion = Criterion.allCases[criteria[index].sample(using: random)]
         conditions.dayStart = Self.fiveMinutes(uniform(profile.dayStartHours, random))
+        conditions.now = (profile.planAtHours ?? planner.planAtHours) * 3600
         conditions.weather = Weather(rainyHours: Set(planner.rainHours))
         if let strike = planner.strike {
             conditions.strikes = [Strike(date: planner.date, from: strike.fromHours * 3600, until: strike.untilHours * 3600)]

@@ -54,7 +54,6 @@ struct PlannerDemand {
     static func generate(_ planner: Scenario.Planner, scenario: Scenario, city: CityModel,
                          random: RandomStream) throws -> PlannerDemand {
         let transit = try planner.transitNetwork()
-        let planAt = planner.planAtHours * 3600
         let quotes = PlannerTaxiQuotes(geometry: city.geometry, travel: city.travel, fare: scenario.dispatchRules.fare,
                                        reservationLead: scenario.dispatch.reservationMinLeadSeconds,
                                        expectedWait: planner.expectedTaxiWaitMinutes * 60)
@@ -63,9 +62,8 @@ struct PlannerDemand {
         var ordered: [(leg: PlannedTaxiLeg, sequence: Int)] = []
         for user in 0..<planner.users {
             let day = generator.draw(random)
-            var conditions = day.conditions
-            conditions.now = planAt
-            let dayPlanner = DayPlanner(conditions: conditions, carTravel: city.travel, transit: transit, taxi: quotes)
+            let planAt = day.conditions.now
+            let dayPlanner = DayPlanner(conditions: day.conditions, carTravel: city.travel, transit: transit, taxi: quotes)
             let plan = dayPlanner.plan(day.appointments, criterion: day.criterion)
             demand.users += 1
             demand.appointments += day.appointments.count

@@ -17,6 +17,7 @@ extension Scenario {
         public var date: CivilDate
         /// `plan_at_hours` — when every user plans and books the day, hours since 00:00. 0 stands for
         /// "the evening before": nothing of the day has happened yet. Number in [0, 24), default 0.
+        /// A profile may set its own.
         public var planAtHours: Double
         /// `transit` — the public-transport feed. Optional; without it nobody takes transit.
         public var transit: Transit?

@@ -23,12 +23,16 @@ extension Scenario {
         /// `day_start_hours` — earliest time to leave home, hours; drawn uniformly in `[low, high]` (or a number).
         /// In [0, 24], default 6.
         public var dayStartHours: ClosedRange<Double>
+        /// `plan_at_hours` — when users of this profile plan and book the day, hours (see `planner.plan_at_hours`).
+        /// In [0, 24); default: `planner.plan_at_hours`.
+        public var planAtHours: Double?
         /// `appointments` — the day's appointments. At least one.
         public var appointments: [AppointmentTemplate]
 
         enum CodingKeys: String, ScenarioKeys {
             case name, share, ownsCar = "owns_car", ownsBike = "owns_bike", seasonPass = "season_pass", criteria
-            case disabledMeans = "disabled_means", dayStartHours = "day_start_hours", appointments
+            case disabledMeans = "disabled_means", dayStartHours = "day_start_hours", planAtHours = "plan_at_hours"
+            case appointments
         }
     }
 
@@ -112,6 +116,9 @@ extension Scenario.PlannerProfile {
             disabledMeans: try map.optional(.disabledMeans, default: []) { (r) throws(ScenarioError) in try r.meansList() },
             dayStartHours: try map.optional(.dayStartHours, default: 6...6) { (r) throws(ScenarioError) in
                 try r.numberRange(.closed(0, 24))
+            },
+            planAtHours: try map.optional(.planAtHours) { (r) throws(ScenarioError) in
+                try r.double(Bounds(lower: 0, upper: 24, upperInclusive: false))
             },
             appointments: appointments)
     }
