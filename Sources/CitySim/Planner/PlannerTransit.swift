@@ -12,15 +12,8 @@ extension Scenario.Planner {
         func failure(_ reason: String) -> ScenarioError {
             ScenarioError(file: source.file, keyPath: "planner.transit.gtfs", reason: reason)
         }
-        var files: [String: String] = [:]
-        for name in GTFSFeed.fileNames + GTFSFeed.optionalFileNames {
-            let url = directory.appendingPathComponent(name)
-            if let text = try? String(contentsOf: url, encoding: .utf8) {
-                files[name] = text
-            } else if GTFSFeed.fileNames.contains(name) {
-                throw failure("cannot read \(url.path)")
-            }
-        }
+        let files: [String: String]
+        do { files = try GTFSFolder.files(in: directory) } catch { throw failure("cannot read \(error.path)") }
         do {
             let feed = try GTFSFeed.read(files: files)
             return try TransitNetwork(feed: feed, date: date,
@@ -31,5 +24,26 @@ extension Scenario.Planner {
         } catch {
             throw failure("\(error)")
         }
+    }
+}
+
+/// Reads the files of a GTFS feed folder for `GTFSFeed.read(files:)` (TripPlanner itself does no I/O).
+enum GTFSFolder {
+    /// A required file of the feed that cannot be read.
+    struct Unreadable: Error { var path: String }
+
+    /// The texts of the required files and of the optional ones present, keyed by file name.
+    /// - Throws: `Unreadable` with the path of the first required file missing or unreadable.
+    static func files(in directory: URL) throws(Unreadable) -> [String: String] {
+        var files: [String: String] = [:]
+        for name in GTFSFeed.fileNames + GTFSFeed.optionalFileNames {
+            let url = directory.appendingPathComponent(name)
+            if let text = try? String(contentsOf: url, encoding: .utf8) {
+                files[name] = text
+            } else if GTFSFeed.fileNames.contains(name) {
+                throw Unreadable(path: url.path)
+            }
+        }
+        return files
     }
 }
