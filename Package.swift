@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "DispatchCore"),
         // The city model and simulator that drives DispatchCore through its command API.
         .target(name: "CitySim", dependencies: [
-            "DispatchCore", "EventEngine", "CGSL",
+            "DispatchCore", "EventEngine", "CGSL", "TripPlanner",
             .product(name: "Yams", package: "Yams"),
         ]),
         // The trip planner (Travlendar+): daily schedules and travel means; taxis through DispatchCore. Pure, no I/O.
@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "TestSupport"),
         .testTarget(name: "DispatchCoreTests", dependencies: ["DispatchCore", "TestSupport"]),
         .testTarget(name: "EventEngineTests", dependencies: ["EventEngine", "TestSupport"]),
-        .testTarget(name: "CitySimTests", dependencies: ["CitySim", "DispatchCore"]),
+        .testTarget(name: "CitySimTests", dependencies: ["CitySim", "DispatchCore", "TripPlanner"]),
         .testTarget(name: "TripPlannerTests", dependencies: ["TripPlanner", "DispatchCore"]),
         .testTarget(name: "DispatchServiceTests", dependencies: [
             "DispatchService", "DispatchCore", "CitySim", "TripPlanner",

@@ -60,6 +60,17 @@ import Testing
         #expect([7, 17].allSatisfy { rush.city.speedKmh(atHour: $0) < rush.city.speedKmh })
     }
 
+    @Test("calendar-day is the rush-hour city and fleet with a few thousand planner users on the bundled feed")
+    func calendarDayHasPlannerUsers() throws {
+        let calendar = try Self.bundled("calendar-day.yaml")
+        let rush = try Self.bundled("rush-hour.yaml")
+        #expect(calendar.city == rush.city && calendar.fleet == rush.fleet && calendar.demand == rush.demand)
+        let planner = try #require(calendar.planner)
+        #expect((1_000...10_000).contains(planner.users))
+        #expect(planner.transit?.gtfs == "gtfs/rush-hour" && planner.profiles.count >= 3)
+        #expect(calendar.warmupHours == 0)
+    }
+
     @Test("city-scale has about 13,000 taxis and 500,000 requests")
     func cityScaleIsLarge() throws {
         let city = try Self.bundled("city-scale.yaml")

@@ -80,7 +80,8 @@ extension RunResult {
             throughputPerHour: Double(counts.served) / measuredHours,
             engine: .init(events: sim.eventCount, wallS: wallSeconds,
                           eventsPerS: wallSeconds > 0 ? Double(sim.eventCount) / wallSeconds : 0),
-            perHour: hourFigures(sim, allRides), perZone: zoneFigures(sim, rides))
+            perHour: hourFigures(sim, allRides), perZone: zoneFigures(sim, rides),
+            planner: sim.plannerDemand.map { PlannerSummary($0, bookings: sim.plannerBookings, rides: allRides) })
     }
 
     private static func hourFigures(_ sim: CitySimulation, _ rides: [RideRow]) -> [RunSummary.HourFigures] {

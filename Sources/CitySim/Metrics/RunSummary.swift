@@ -23,6 +23,8 @@ public struct RunSummary: Codable, Sendable, Equatable {
     public var engine: EngineFigures
     public var perHour: [HourFigures]
     public var perZone: [ZoneFigures]
+    /// Planner users and their taxi rides; only in runs of a scenario with a `planner` section.
+    public var planner: PlannerSummary?
 
     public struct RequestCounts: Codable, Sendable, Equatable {
         public var generated = 0, served = 0, rejected = 0, cancelled = 0, expired = 0, pendingAtEnd = 0

@@ -106,6 +106,30 @@ enum ReportPage {
                 ("Wall time", Fmt.number(s.engine.wallS) + " s"),
                 ("Events per s", Fmt.number(s.engine.eventsPerS)),
             ]),
+        ] + (s.planner.map(plannerFigures) ?? [])
+    }
+
+    /// The planner users' groups: their trips by means and their taxi rides.
+    static func plannerFigures(_ p: PlannerSummary) -> [(String, [(String, String)])] {
+        let t = p.taxi
+        return [
+            ("Planner users", [
+                ("Users", Fmt.integer(p.users)),
+                ("Appointments / placed", "\(Fmt.integer(p.appointments)) / \(Fmt.integer(p.appointmentsScheduled))"),
+                ("Trips", Fmt.integer(p.trips)),
+            ] + p.tripsByMeans.map { ("by \($0.means)", "\(Fmt.integer($0.count)) (\(Fmt.percent($0.share)))") }),
+            ("Planner taxi rides", [
+                ("Taxi legs", Fmt.integer(t.legs)),
+                ("Requests / reservations", "\(Fmt.integer(t.requests)) / \(Fmt.integer(t.reservations))"),
+                ("Refused / not booked", "\(Fmt.integer(t.refused)) / \(Fmt.integer(t.notBooked))"),
+                ("Served", Fmt.integer(t.served)),
+                ("Rejected / expired", "\(Fmt.integer(t.rejected)) / \(Fmt.integer(t.expired))"),
+                ("Wait p50 / p90", "\(Fmt.duration(t.waitS.p50)) / \(Fmt.duration(t.waitS.p90))"),
+                ("Reservations on time / late", "\(Fmt.integer(t.reservationsOnTime)) / \(Fmt.integer(t.reservationsLate))"),
+                ("Reservations failed", Fmt.integer(t.reservationsFailed)),
+                ("Appointments late by taxi", Fmt.integer(t.appointmentsLate)),
+                ("Appointments without taxi", Fmt.integer(t.appointmentsWithoutTaxi)),
+            ]),
         ]
     }
 

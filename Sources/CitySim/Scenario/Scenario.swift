@@ -36,12 +36,14 @@ public struct Scenario: Sendable, Equatable, Encodable {
     public var dispatch: Dispatch
     /// `validation` — textbook-queue mode for checking the simulator against M/M/c/c and M/M/c. Optional, default off.
     public var validation: Validation
+    /// `planner` — trip-planner users whose planned taxi legs join the demand. Optional, default none.
+    public var planner: Planner?
 
     enum CodingKeys: String, ScenarioKeys {
         case name, description, seed
         case durationHours = "duration_hours"
         case warmupHours = "warmup_hours"
-        case city, demand, fleet, drivers, dispatch, validation
+        case city, demand, fleet, drivers, dispatch, validation, planner
     }
 }
 
@@ -65,11 +67,13 @@ extension Scenario {
         let drivers = try Drivers.read(map.section(.drivers))
         let dispatch = try Dispatch.read(map.section(.dispatch), city: city)
         let validation = try Validation.read(map.section(.validation))
+        let planner = try map.optional(.planner) { (r) throws(ScenarioError) in try Planner.read(r) }
         return Scenario(
             name: name,
             description: try map.string(.description, default: ""),
             seed: try map.optional(.seed, default: 1) { (r) throws(ScenarioError) in try r.uint64() },
             durationHours: duration, warmupHours: warmup,
-            city: city, demand: demand, fleet: fleet, drivers: drivers, dispatch: dispatch, validation: validation)
+            city: city, demand: demand, fleet: fleet, drivers: drivers, dispatch: dispatch, validation: validation,
+            planner: planner)
     }
 }

@@ -6,6 +6,7 @@ extension CitySimulation {
     func handle(_ event: SimEvent) throws {
         switch event {
         case .arrival: customerArrives()
+        case .plannerLeg: bookPlannerLeg()
         case .shiftStarts(let d): shiftStarts(d)
         case .shiftEnds(let d): shiftEnds(d)
         case .answer(let d, let request, let accepts, let generation):

@@ -24,6 +24,10 @@ public final class CitySimulation {
     /// Model-response streams: drivers' behaviour, drive and ride times, taxis' start places.
     let behaviourRandom, ridesRandom, fleetRandom: RandomStream
     let demand: DemandProcess
+    /// The planner users' planned taxi legs (nil without a `planner` section).
+    let plannerDemand: PlannerDemand?
+    /// Per planned taxi leg, in `plannerDemand.legs` order: the request it became, or nil when the core refused it.
+    var plannerBookings: [RequestID?] = []
     var drivers: [SimDriver] = []
     var rides: [RideRecord] = []
     var hourly: [HourSample] = []
@@ -57,6 +61,12 @@ public final class CitySimulation {
         patienceRandom = streams.patience
         fleetRandom = streams.stream(named: "fleet")
         demand = DemandProcess(ratePerHour: (0..<24).map(scenario.demand.rate(atHour:)))
+        if let planner = scenario.planner {
+            plannerDemand = try PlannerDemand.generate(planner, scenario: scenario, city: city,
+                                                       random: streams.stream(named: PlannerDemand.streamName))
+        } else {
+            plannerDemand = nil
+        }
     }
 
     /// Runs the scenario to its horizon and returns what was measured.
@@ -64,6 +74,7 @@ public final class CitySimulation {
         let started = Date()
         try setUpFleet()
         if let first = demand.nextArrival(after: 0, horizon: horizon, arrivalsRandom) { schedule(.arrival, at: first) }
+        if let first = plannerDemand?.legs.first { schedule(.plannerLeg, at: first.bookAt) }
         schedule(.hourTick(hour: 0), at: 0, priority: 1)
         var lastReport = started
         while let (time, event) = events.popNext() {

@@ -6,6 +6,8 @@ import DispatchCore
 enum SimEvent {
     /// The next customer arrives.
     case arrival
+    /// The next planner user's taxi leg reaches the core (`CitySimulation.plannerBookings`).
+    case plannerLeg
     case shiftStarts(driver: Int32)
     case shiftEnds(driver: Int32)
     /// The driver answers an offer.

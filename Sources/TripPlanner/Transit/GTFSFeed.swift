@@ -1,5 +1,6 @@
 /// The part of a GTFS static feed the planner uses: stops, routes, trips, stop times and the
-/// weekly calendar (`calendar_dates.txt`, shapes, fares and frequencies are ignored).
+/// weekly calendar with its exceptions (`calendar_dates.txt`, optional); shapes, fares and
+/// frequencies are ignored.
 ///
 /// ```swift
 /// let feed = try GTFSFeed.read(files: ["stops.txt": stops, "routes.txt": routes, "trips.txt": trips,
@@ -50,9 +51,13 @@ public struct GTFSFeed: Sendable {
     public var trips: [Trip]
     public var stopTimes: [StopTime]
     public var services: [Service]
+    /// `calendar_dates.txt` rows: services added or removed on single dates.
+    public var serviceExceptions: [ServiceException] = []
 
     /// The five files the reader needs, by name.
     public static let fileNames = ["stops.txt", "routes.txt", "trips.txt", "stop_times.txt", "calendar.txt"]
+    /// Files the reader uses when given.
+    public static let optionalFileNames = ["calendar_dates.txt"]
 
     /// Reads a feed from the text of its files, keyed by file name.
     /// - Throws: `GTFSError` naming the file, line and field of the first problem: a missing
@@ -66,9 +71,13 @@ public struct GTFSFeed: Sendable {
         let stops = try readStops(table("stops.txt"))
         let routes = try readRoutes(table("routes.txt"))
         let services = try readCalendar(table("calendar.txt"))
-        let trips = try readTrips(table("trips.txt"), routes: Set(routes.map(\.id)), services: Set(services.map(\.id)))
+        var exceptions: [ServiceException] = []
+        if files["calendar_dates.txt"] != nil { exceptions = try readCalendarDates(table("calendar_dates.txt")) }
+        let serviceIDs = Set(services.map(\.id)).union(exceptions.map(\.serviceID))
+        let trips = try readTrips(table("trips.txt"), routes: Set(routes.map(\.id)), services: serviceIDs)
         let stopTimes = try readStopTimes(table("stop_times.txt"), trips: Set(trips.map(\.id)), stops: Set(stops.map(\.id)))
-        return GTFSFeed(stops: stops, routes: routes, trips: trips, stopTimes: stopTimes, services: services)
+        return GTFSFeed(stops: stops, routes: routes, trips: trips, stopTimes: stopTimes, services: services,
+                        serviceExceptions: exceptions)
     }
 
     // MARK: - Files
@@ -164,7 +173,7 @@ public struct GTFSFeed: Sendable {
 }
 
 /// Reads the fields of one CSV row, turning problems into `GTFSError`s at that row.
-private struct FieldReader {
+struct FieldReader {
     let table: CSVTable
     let line: Int
     let fields: [String]

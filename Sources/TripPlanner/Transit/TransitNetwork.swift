@@ -53,7 +53,8 @@ public struct TransitNetwork: Sendable {
     public var transferSeconds: Double
 
     /// - Parameters:
-    ///   - date: the service day; only trips whose `calendar.txt` service runs on it are kept.
+    ///   - date: the service day; only trips whose service runs on it (`calendar.txt` with the
+///     exceptions of `calendar_dates.txt`) are kept.
     /// - Throws: `PlannerError.invalidInput` when a trip's times go backwards.
     /// - Complexity: O(n log n) in the number of stop times.
     public init(feed: GTFSFeed, date: CivilDate, projection: GeoProjection, transferSeconds: Double = 60) throws(PlannerError) {
@@ -63,7 +64,7 @@ public struct TransitNetwork: Sendable {
             return TransitStop(id: stop.id, name: stop.name,
                                position: projection.position(latitude: stop.latitude, longitude: stop.longitude))
         }
-        let running = Set(feed.services.filter { $0.runs(on: date) }.map(\.id))
+        let running = feed.runningServices(on: date)
         let routes = Dictionary(feed.routes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var tripIndex: [String: Int32] = [:]
         var labels: [String] = []

@@ -1,4 +1,3 @@
-import CitySim
 import DispatchCore
 import Foundation
 import TripPlanner
@@ -22,15 +21,25 @@ import TripPlanner
 /// - `primary` — ids chosen as primary among overlapping appointments.
 /// - `appointments` — list of `{ id, title?, x_km, y_km, start + end (fixed, `breaks: bool`) or window: [HH:MM, HH:MM]
 ///   + minutes (flexible), passengers?, disabled_means?, template?, recurrence?: { weekdays: […], until? } }`.
-struct DayFile {
-    var planner: DayPlanner
-    var appointments: [Appointment]
+public struct DayFile {
+    /// The planner, set up with the day's conditions, transit network and taxis.
+    public var planner: DayPlanner
+    /// The appointments as written (their occurrences on `date` are what gets planned).
+    public var appointments: [Appointment]
 
-    static func load(path: String) throws -> DayFile {
+    /// Loads a day file.
+    /// - Throws: `DayFileError` naming the file, the line when known, the key path and the reason.
+    public static func load(path: String) throws -> DayFile {
         let text: String
         do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
             throw DayFileError(file: path, line: nil, keyPath: "", reason: "cannot read the file: \(error.localizedDescription)")
         }
+        return try load(yaml: text, file: path)
+    }
+
+    /// Loads a day file from its text; `file` labels errors and locates the relative `city` and `transit.gtfs` paths.
+    /// - Throws: `DayFileError`.
+    public static func load(yaml text: String, file path: String) throws -> DayFile {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         let root = try DayValue.parse(yaml: text, file: path).mapping([
             "city", "date", "home", "day_start", "now", "season_pass", "owns", "weather", "strikes", "preferences",
@@ -153,11 +162,8 @@ struct DayFile {
         let map = try value.mapping(["gtfs", "origin", "transfer_s"])
         let gtfs = try map.required("gtfs")
         let directory = folder.appendingPathComponent(try gtfs.string())
-        var files: [String: String] = [:]
-        for name in GTFSFeed.fileNames {
-            let url = directory.appendingPathComponent(name)
-            do { files[name] = try String(contentsOf: url, encoding: .utf8) } catch { throw gtfs.error("cannot read \(url.path)") }
-        }
+        let files: [String: String]
+        do { files = try GTFSFolder.files(in: directory) } catch { throw gtfs.error("cannot read \(error.path)") }
         let origin = try map.required("origin").mapping(["lat", "lon"])
         let projection = GeoProjection(originLatitude: try origin.required("lat").double(-90...90),
                                        originLongitude: try origin.required("lon").double(-180...180))

@@ -2,13 +2,15 @@ import TripPlanner
 import Yams
 
 /// A day file that cannot be loaded: the file, the line when known, the key path and why.
-struct DayFileError: Error, CustomStringConvertible {
-    var file: String
-    var line: Int?
-    var keyPath: String
-    var reason: String
+///
+/// Its description reads `file:line: key.path: reason`, like `ScenarioError`'s.
+public struct DayFileError: Error, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var keyPath: String
+    public var reason: String
 
-    var description: String {
+    public var description: String {
         "\(file)" + (line.map { ":\($0)" } ?? "") + (keyPath.isEmpty ? "" : ": \(keyPath)") + ": \(reason)"
     }
 }
