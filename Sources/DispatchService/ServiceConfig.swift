@@ -12,6 +12,8 @@ import Yams
 /// admin: { email: admin@example.com, password: change-me-now }
 /// token_lifetime_s: 86400
 /// bcrypt_cost: 12
+/// clock_speed: 1                # > 1 runs the service clock faster (load tests: `citysim load --speed`)
+/// login_burst_per_address: 30   # logins one client address may make at once (load tests from one host raise it)
 /// ```
 public struct ServiceConfig: Codable, Sendable, Equatable {
     public struct Admin: Codable, Sendable, Equatable {
@@ -31,9 +33,15 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
     public var tokenLifetimeS: Double?
     /// Bcrypt cost (4–31). Default 12.
     public var bcryptCost: Int?
+    /// Service-clock seconds per real second (> 0). Default 1, the wall clock; a load test playing a
+    /// scenario at `--speed N` runs the service at `clock_speed: N` so timers are compressed alike.
+    public var clockSpeed: Double?
+    /// Logins one client address may make in a burst (refilled at the same number per minute). Default 30;
+    /// a load test that signs in hundreds of customers from 127.0.0.1 raises it.
+    public var loginBurstPerAddress: Int?
 
     public init(scenario: String, database: String, host: String = "127.0.0.1", port: Int = 8080,
-                admin: Admin, tokenLifetimeS: Double? = nil, bcryptCost: Int? = nil) {
+                admin: Admin, tokenLifetimeS: Double? = nil, bcryptCost: Int? = nil, clockSpeed: Double? = nil) {
         self.scenario = scenario
         self.database = database
         self.host = host
@@ -41,6 +49,7 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
         self.admin = admin
         self.tokenLifetimeS = tokenLifetimeS
         self.bcryptCost = bcryptCost
+        self.clockSpeed = clockSpeed
     }
 
     /// Reads a config file; the scenario path becomes absolute (relative to the file).
@@ -62,12 +71,15 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
         guard (1...65_535).contains(port) else { throw fail("port must be 1–65535 (got \(port))") }
         if let t = tokenLifetimeS, !(t.isFinite && t > 0) { throw fail("token_lifetime_s must be > 0") }
         if let c = bcryptCost, !(4...31).contains(c) { throw fail("bcrypt_cost must be 4–31") }
+        if let s = clockSpeed, !(s.isFinite && s > 0) { throw fail("clock_speed must be > 0") }
+        if let b = loginBurstPerAddress, b < 1 { throw fail("login_burst_per_address must be at least 1") }
         guard admin.password.utf8.count >= 8 else { throw fail("admin.password must be at least 8 bytes") }
     }
 
     enum CodingKeys: String, CodingKey {
         case scenario, database, host, port, admin
         case tokenLifetimeS = "token_lifetime_s", bcryptCost = "bcrypt_cost"
+        case clockSpeed = "clock_speed", loginBurstPerAddress = "login_burst_per_address"
     }
 }
 
