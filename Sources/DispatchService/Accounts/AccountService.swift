@@ -53,6 +53,8 @@ public struct AccountService: Sendable {
     let clientLimiter: TokenBucket
     /// Checked against when the email is unknown, so both failures take a bcrypt's time.
     let decoyHash: String
+    /// Tokens verified against the store, so each request does not read SQLite (see `VerifiedTokens`).
+    let verified = VerifiedTokens()
 
     public init(store: any DispatchStore, clock: any ServiceClock, settings: Settings = Settings()) {
         self.store = store
@@ -127,6 +129,8 @@ public struct AccountService: Sendable {
     /// - Throws: `AccountError.invalidToken` for unknown, expired or disabled-account tokens.
     public func authenticate(token: String) async throws -> Identity {
         let hash = Self.sha256(token)
+        if let identity = verified.identity(for: hash, now: clock.now()) { return identity }
+        let epoch = verified.epoch
         guard let stored = try await store.token(hash: hash) else { throw AccountError.invalidToken }
         guard stored.expiresAt > clock.now() else {
             try await store.deleteToken(hash: hash)
@@ -135,10 +139,15 @@ public struct AccountService: Sendable {
         guard let account = try await store.account(id: stored.accountID), !account.disabled else {
             throw AccountError.invalidToken
         }
-        return Identity(accountID: account.id, role: account.role, tokenHash: hash)
+        let identity = Identity(accountID: account.id, role: account.role, tokenHash: hash)
+        verified.insert(hash, identity, expiresAt: stored.expiresAt, ifEpoch: epoch)
+        return identity
     }
 
-    public func logout(_ identity: Identity) async throws { try await store.deleteToken(hash: identity.tokenHash) }
+    public func logout(_ identity: Identity) async throws {
+        try await store.deleteToken(hash: identity.tokenHash)
+        verified.remove(hash: identity.tokenHash)
+    }
 
     // MARK: - Password reset and invalidation
 
@@ -162,6 +171,7 @@ public struct AccountService: Sendable {
         account.passwordHash = try await hash(newPassword)
         try await store.update(account)
         try await store.deleteTokens(accountID: id)
+        verified.remove(accountID: id)
     }
 
     /// Ends every session and makes the password match nothing; the owner needs a reset to come back.
@@ -170,6 +180,7 @@ public struct AccountService: Sendable {
         account.passwordHash = "!"
         try await store.update(account)
         try await store.deleteTokens(accountID: accountID)
+        verified.remove(accountID: accountID)
     }
 
     /// Disables the account for good (a removed driver) and ends its sessions.
@@ -178,6 +189,7 @@ public struct AccountService: Sendable {
         account.disabled = true
         try await store.update(account)
         try await store.deleteTokens(accountID: accountID)
+        verified.remove(accountID: accountID)
     }
 
     // MARK: - Tokens
