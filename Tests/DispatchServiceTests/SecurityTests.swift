@@ -37,6 +37,7 @@ import Testing
         Route(method: .get, path: "/v1/admin/drivers", roles: [.admin]),
         Route(method: .delete, path: "/v1/admin/drivers/2", roles: [.admin]),
         Route(method: .post, path: "/v1/admin/drivers/2/invalidate", roles: [.admin]),
+        Route(method: .get, path: "/v1/admin/state", roles: [.admin]),
     ]
 
     @Test func everyRouteRefusesGuestsAndOtherRoles() async throws {

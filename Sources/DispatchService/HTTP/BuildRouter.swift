@@ -18,5 +18,6 @@ public func buildRouter(host: DispatchHost, accounts: AccountService) -> Router<
     v1.addRoutes(RideController(host: host).routes)
     v1.addRoutes(DriverController(host: host).routes, atPath: "driver")
     v1.addRoutes(AdminController(host: host, accounts: accounts).routes, atPath: "admin")
+    v1.addRoutes(AdminStateController(host: host).routes, atPath: "admin")
     return router
 }
