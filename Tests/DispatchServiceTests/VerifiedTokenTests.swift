@@ -45,3 +45,11 @@ import Testing
         #expect(cache.identity(for: "h", now: 100) == nil)
     }
 }
+
+/// The token hash stored in the database keeps its format (lower-case hex SHA-256).
+@Suite struct TokenHashTests {
+    @Test func theTokenHashIsLowerCaseHexSHA256() {
+        #expect(AccountService.sha256("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(AccountService.sha256("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
+}
