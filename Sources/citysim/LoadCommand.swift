@@ -39,6 +39,9 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "Seed (default: the scenario's).")
     var seed: UInt64?
 
+    @Option(name: .customLong("set"), help: "Override a scenario key, e.g. --set demand.requests_per_hour=3000 (repeatable). The city must stay the service's.")
+    var overrides: [String] = []
+
     @Option(help: "Service config to read the administrator's credentials from.")
     var config = "Scenarios/service.yaml"
 
@@ -86,7 +89,7 @@ struct LoadCommand: AsyncParsableCommand {
             return
         }
         let loaded: Scenario
-        do { loaded = try Scenario.load(path: scenario) } catch {
+        do { loaded = try Scenario.load(path: scenario, overrides: overrides) } catch {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode(2)
         }
