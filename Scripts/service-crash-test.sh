@@ -46,6 +46,7 @@ echo "work folder: $WORK"
 serve
 echo "server up (pid $SERVER) on $URL, clock ×$SPEED, fresh database $DB"
 "$BIN" load "$SCENARIO" --url "$URL" --config "$CONFIG" --speed "$SPEED" --hours "$HOURS" --concurrency 100 \
+  --set demand.reservations.share=0.2 --set demand.cancellation.probability=0.1 \
   --acknowledged "$ACK" --out "$WORK/load.json" >"$WORK/load.log" 2>&1 &
 LOAD=$!
 sleep "$KILL_AFTER"
