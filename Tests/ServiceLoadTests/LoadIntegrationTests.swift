@@ -73,18 +73,18 @@ import Testing
     }
 
     @Test func aCompressedScenarioPlaysCustomersAndDriversAndLosesNothing() async throws {
-        // 6 simulated minutes at 120×: 3 s of requests, then up to 1 s to drain.
-        try await withService(speed: 120) { url in
+        // 6 simulated minutes at 240×: 1.5 s of requests, then the rides in progress finish (~10 simulated min).
+        try await withService(speed: 240) { url in
             var options = try options(url, mode: .scenario)
-            options.concurrency = 40
-            options.speed = 120
+            options.concurrency = 20
+            options.speed = 240
             options.hours = 0.1
-            options.drain = 120
-            options.driverPoll = 0.05
-            options.customerPoll = 0.2
+            options.drain = 240
+            options.driverPoll = 0.03
+            options.customerPoll = 0.1
             let outcome = try await LoadRun.run(options)
             #expect(outcome.check.holds, "\(outcome.check.summary)")
-            #expect(outcome.check.acknowledged > 50)
+            #expect(outcome.check.acknowledged > 30)
             #expect(outcome.report.endpoint("GET /v1/driver") != nil)
             #expect(outcome.report.endpoint("POST /v1/driver/offers/{id}/accept") != nil,
                     "\(outcome.report.table)\n\(outcome.report.notes)")
