@@ -6,6 +6,7 @@
 #   Scripts/service-bench.sh                              # 500 clients, 30 s → Results/runs/service-burst-500.json
 #   CONCURRENCY=500 DURATION=30s OUT=Results/service/burst-500.json Scripts/service-bench.sh
 #   PERF=1 Scripts/service-bench.sh                        # also perf-record the server for 10 s mid-run
+#   RATE=5000 Scripts/service-bench.sh                     # 500 clients paced at 5,000 ride requests/s in all
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +15,7 @@ PORT=${PORT:-18180}
 CONCURRENCY=${CONCURRENCY:-500}
 DURATION=${DURATION:-30s}
 QUERY_SHARE=${QUERY_SHARE:-0}
+RATE=${RATE:-}                      # ride requests/s of all clients together (empty: back to back)
 OUT=${OUT:-Results/runs/service-burst-$CONCURRENCY.json}
 WORK=${WORK:-$(mktemp -d /tmp/citysim-bench.XXXXXX)}
 mkdir -p "$WORK" "$(dirname "$OUT")"
@@ -36,7 +38,7 @@ cpu() { awk '{ printf "%.1f", ($14 + $15) / 100 }' "/proc/$1/stat"; }   # user +
 SERVER_CPU0=$(cpu "$SERVER")
 /usr/bin/time -f "load client CPU: %U s user + %S s system, %e s wall" \
 "$BIN" load Scenarios/smoke.yaml --mode burst --url "http://127.0.0.1:$PORT" --config Scenarios/service-load.yaml \
-  --concurrency "$CONCURRENCY" --duration "$DURATION" --query-share "$QUERY_SHARE" --out "$OUT"
+  --concurrency "$CONCURRENCY" --duration "$DURATION" --query-share "$QUERY_SHARE" ${RATE:+--rate "$RATE"} --out "$OUT"
 STATUS=$?
 echo "server CPU during the load command (setup included): $(awk -v a="$(cpu "$SERVER")" -v b="$SERVER_CPU0" 'BEGIN { printf "%.1f", a - b }') s"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

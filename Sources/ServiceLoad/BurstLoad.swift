@@ -1,13 +1,16 @@
 import CitySim
 import Foundation
 
-/// Throughput mode (`citysim load --mode burst`): `customers.count` closed-loop
-/// clients, each a signed-in customer, request rides back to back (origins and
-/// destinations from the scenario's demand) for `duration` seconds, with an optional
-/// share of D14 queue queries in between.
+/// Throughput mode (`citysim load --mode burst`): `customers.count` clients, each a
+/// signed-in customer, request rides (origins and destinations from the scenario's
+/// demand) for `duration` seconds, with an optional share of D14 queue queries in
+/// between: back to back (closed loop), or paced so that all together send `rate`
+/// ride requests per second (each client on its own fixed schedule).
 ///
 /// Invariant: each client has at most one call in flight; every 201 is noted in
-/// `acknowledged`; the recorder is reset after `warmup` so only the steady phase is reported.
+/// `acknowledged`; the recorder is reset after `warmup` so only the steady phase is
+/// reported; a paced client that falls behind its schedule sends at once and counts
+/// the late start in `lateStarts` (latency is timed from the actual send).
 public struct BurstLoad: Sendable {
     public var api: ServiceAPI
     public var customers: [SignedIn]
@@ -17,6 +20,10 @@ public struct BurstLoad: Sendable {
     /// Share of iterations that also ask `GET /v1/queue` (0…1).
     public var queryShare: Double
     public var acknowledged: AcknowledgedRides
+    /// Ride requests per second of all clients together; nil for back to back.
+    public var rate: Double?
+    /// Paced sends that started more than 10 ms after their scheduled time.
+    public let lateStarts = PlayCounters()
 
     public init(api: ServiceAPI, customers: [SignedIn], play: ScenarioPlay, duration: Double, warmup: Double,
                 queryShare: Double, acknowledged: AcknowledgedRides) {
@@ -57,7 +64,15 @@ public struct BurstLoad: Sendable {
     private func client(_ index: Int, _ customer: SignedIn, until end: ContinuousClock.Instant) async {
         var k = index * 7919
         var queries = 0.0
+        let interval = rate.map { Double(customers.count) / $0 }
+        // Spread the clients' schedules evenly over one interval.
+        var next = ContinuousClock.now + .seconds((interval ?? 0) * Double(index) / Double(customers.count))
         while ContinuousClock.now < end {
+            if let interval {
+                if ContinuousClock.now - next > .milliseconds(10) { lateStarts.add("late") }
+                try? await Task.sleep(until: next, clock: .continuous)
+                next += .seconds(interval)
+            }
             let place = places[k % places.count]
             k += 1
             let answer = await api.call(.POST, "/v1/rides", token: customer.token,

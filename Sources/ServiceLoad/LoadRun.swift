@@ -28,6 +28,8 @@ public struct LoadOptions: Sendable {
     /// Simulated seconds after the horizon for rides in progress.
     public var drain = 1800.0
     public var queryShare = 0.0
+    /// Burst mode: total ride requests per second, paced (nil: closed loop, back to back).
+    public var rate: Double?
     /// Tags this run's accounts (unique per run against one database).
     public var tag = String(UInt32.random(in: 0...UInt32.max), radix: 36)
 
@@ -78,10 +80,16 @@ public enum LoadRun {
             log("setting up \(options.concurrency) customers …")
             let customers = try await setup.customers(options.concurrency)
             api.recorder.reset()
-            log("burst: \(options.concurrency) clients for \(options.duration) s after \(options.warmup) s warm-up")
-            let burst = BurstLoad(api: api, customers: customers, play: play, duration: options.duration,
+            log("burst: \(options.concurrency) clients for \(options.duration) s after \(options.warmup) s warm-up"
+                + (options.rate.map { ", paced at \($0) ride requests/s in all" } ?? ", back to back"))
+            var burst = BurstLoad(api: api, customers: customers, play: play, duration: options.duration,
                                   warmup: options.warmup, queryShare: options.queryShare, acknowledged: acknowledged)
+            burst.rate = options.rate
             let seconds = await burst.run()
+            if let rate = options.rate {
+                notes["paced_rate_per_s"] = "\(rate)"
+                notes["late_starts"] = "\(burst.lateStarts.snapshot["late"] ?? 0)"
+            }
             let rides = api.recorder.snapshot()["POST /v1/rides"]
             let durable = rides?.statuses[201] ?? 0
             notes["durable_ride_requests_per_s"] = String(format: "%.1f", Double(durable) / seconds)

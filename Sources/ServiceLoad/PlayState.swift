@@ -51,9 +51,11 @@ final class CustomerPool: Sendable {
     }
 }
 
-/// Counts of what the scenario's customers and drivers did, for the report's notes.
-final class PlayCounters: Sendable {
+/// Named counts of what the load's customers and drivers did, for the report's notes.
+///
+/// Invariant: a count only grows.
+public final class PlayCounters: Sendable {
     private let counts = Mutex<[String: Int]>([:])
     func add(_ name: String, _ n: Int = 1) { counts.withLock { $0[name, default: 0] += n } }
-    var snapshot: [String: Int] { counts.withLock { $0 } }
+    public var snapshot: [String: Int] { counts.withLock { $0 } }
 }

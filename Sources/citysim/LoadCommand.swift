@@ -66,6 +66,9 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "Burst mode: share of iterations that also ask GET /v1/queue (0–1).")
     var queryShare = 0.0
 
+    @Option(help: "Burst mode: pace all clients together at this many ride requests per second (default: back to back).")
+    var rate: Double?
+
     @Flag(help: "Do not load: compare the --acknowledged file with the service's state and exit.")
     var checkOnly = false
 
@@ -74,6 +77,7 @@ struct LoadCommand: AsyncParsableCommand {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be > 0") }
         guard (0...1).contains(queryShare) else { throw ValidationError("--query-share must be 0–1") }
+        if let rate, !(rate > 0 && rate.isFinite) { throw ValidationError("--rate must be > 0") }
         _ = try Self.seconds(duration)
         _ = try Self.seconds(warmup)
         if checkOnly, acknowledged == nil { throw ValidationError("--check-only needs --acknowledged FILE") }
@@ -105,6 +109,7 @@ struct LoadCommand: AsyncParsableCommand {
         options.customerPoll = poll
         options.driverPoll = driverPoll
         options.queryShare = queryShare
+        options.rate = rate
         let outcome = try await LoadRun.run(options) { message in
             FileHandle.standardError.write(Data("citysim load: \(message)\n".utf8))
         }
