@@ -24,6 +24,7 @@ public struct EndStateCheck: Sendable, Equatable {
     public var acknowledged: Int
     public var serverRides: Int
 
+    /// A ride the client saw finished that the service holds in another state.
     public struct Changed: Sendable, Equatable {
         public var id: Int
         public var clientSaw: String

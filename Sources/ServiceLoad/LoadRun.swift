@@ -5,6 +5,7 @@ import Foundation
 ///
 /// Invariant: `concurrency >= 1`, `speed > 0`, `duration > 0`.
 public struct LoadOptions: Sendable {
+    /// `scenario`: play the scenario's customers and drivers; `burst`: clients requesting rides.
     public enum Mode: String, Sendable, CaseIterable { case scenario, burst }
 
     public var url: String

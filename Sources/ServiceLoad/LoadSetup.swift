@@ -24,6 +24,7 @@ public struct LoadSetup: Sendable {
         self.tag = tag
     }
 
+    /// A setup call the service refused (status 0: it did not answer).
     public enum SetupError: Error, CustomStringConvertible {
         case refused(String, status: Int)
         public var description: String {

@@ -70,6 +70,7 @@ struct WireAvailability: Codable, Sendable { var available: Bool }
 
 /// `GET /v1/admin/state`.
 public struct WireServiceState: Codable, Sendable {
+    /// One request the service holds, with its state name (`completed`, `rejected`, …).
     public struct Ride: Codable, Sendable { public var id: Int; public var status: String }
     public var now: Double
     public var clockRate: Double
