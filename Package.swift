@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         .systemLibrary(name: "CGSL", pkgConfig: "gsl", providers: [.apt(["libgsl-dev"])]),
@@ -48,8 +50,17 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Yams", package: "Yams"),
         ], resources: [.copy("Resources/openapi.json")]),
+        // The load generator: plays a scenario (or a closed-loop burst) against a running
+        // service over HTTP, measures latency per endpoint and checks the end state.
+        .target(name: "ServiceLoad", dependencies: [
+            "CitySim", "DispatchCore",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Histogram", package: "hdrhistogram-swift"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
         .executableTarget(name: "citysim", dependencies: [
-            "CitySim", "DispatchCore", "TripPlanner", "DispatchService",
+            "CitySim", "DispatchCore", "TripPlanner", "DispatchService", "ServiceLoad",
             .product(name: "Yams", package: "Yams"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -64,6 +75,11 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
+        .testTarget(name: "ServiceLoadTests", dependencies: [
+            "ServiceLoad", "DispatchService", "CitySim",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
     ]
 )

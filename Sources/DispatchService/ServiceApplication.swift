@@ -18,27 +18,42 @@ public struct DispatchServiceApp: Sendable {
 
     /// Opens the store, replays its log, creates the first administrator and makes sure every
     /// driver account is known to the core.
-    public static func open(config: ServiceConfig, clock: any ServiceClock = SystemClock(),
+    /// - Parameter clock: the service clock; by default the wall clock, or a `ScaledClock` that carries
+    ///   on from the last logged command when the config sets `clock_speed`.
+    public static func open(config: ServiceConfig, clock: (any ServiceClock)? = nil,
                             store: (any DispatchStore)? = nil) async throws -> DispatchServiceApp {
         try await open(config: config, clock: clock, store: store, plannerStore: nil)
     }
 
     /// `open`, with the planner's store given (tests share one between two opens to restart);
     /// nil = the planner's tables in the SQLite store's file, or memory beside any other store.
-    static func open(config: ServiceConfig, clock: any ServiceClock, store: (any DispatchStore)?,
+    static func open(config: ServiceConfig, clock: (any ServiceClock)?, store: (any DispatchStore)?,
                      plannerStore: (any PlannerStore)?) async throws -> DispatchServiceApp {
         let scenario = try Scenario.load(path: config.scenario)
         _ = try scenario.makeDispatchCore()  // fail early on a bad city or rules
         let transit = try config.planner.map(PlannerTransit.init)  // read once; fail early on a bad feed
         let store = try store ?? SQLiteDispatchStore(path: config.database)
+        let serviceClock: any ServiceClock
+        if let clock {
+            serviceClock = clock
+        } else if let speed = config.clockSpeed, speed != 1 {
+            serviceClock = ScaledClock(speed: speed)
+        } else {
+            serviceClock = SystemClock()
+        }
+        let host = try await DispatchHost(store: store, clock: serviceClock) { try scenario.makeDispatchCore() }
+        if let scaled = serviceClock as? ScaledClock { scaled.resume(atLeast: await host.coreTime) }
         let plannerStore: any PlannerStore = if let plannerStore { plannerStore }
             else if let sqlite = store as? SQLiteDispatchStore { try SQLitePlannerStore(sharing: sqlite) }
             else { InMemoryPlannerStore() }
-        let host = try await DispatchHost(store: store, clock: clock) { try scenario.makeDispatchCore() }
         var settings = AccountService.Settings()
         if let cost = config.bcryptCost { settings.bcryptCost = UInt8(cost) }
         if let lifetime = config.tokenLifetimeS { settings.tokenLifetime = lifetime }
-        let accounts = AccountService(store: store, clock: clock, settings: settings)
+        if let burst = config.loginBurstPerAddress {
+            settings.clientLoginBurst = Double(burst)
+            settings.clientLoginAttemptsPerMinute = Double(burst)
+        }
+        let accounts = AccountService(store: store, clock: serviceClock, settings: settings)
         if try await store.account(email: config.admin.email) == nil {
             _ = try await accounts.create(email: config.admin.email, password: config.admin.password,
                                           name: "administrator", role: .admin)

@@ -16,6 +16,8 @@ import Yams
 ///   gtfs: gtfs/rush-hour        # GTFS folder; relative to this file
 ///   origin: { lat: 45.0, lon: 7.0 }   # latitude/longitude of the city's south-west corner
 ///   transfer_s: 60
+/// clock_speed: 1                # > 1 runs the service clock faster (load tests: `citysim load --speed`)
+/// login_burst_per_address: 30   # logins one client address may make at once (load tests from one host raise it)
 /// ```
 public struct ServiceConfig: Codable, Sendable, Equatable {
     public struct Admin: Codable, Sendable, Equatable {
@@ -38,8 +40,16 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
     /// The trip planner's public transport; nil = no transit mode.
     public var planner: PlannerSettings?
 
+    /// Service-clock seconds per real second (> 0). Default 1, the wall clock; a load test playing a
+    /// scenario at `--speed N` runs the service at `clock_speed: N` so timers are compressed alike.
+    public var clockSpeed: Double?
+    /// Logins one client address may make in a burst (refilled at the same number per minute). Default 30;
+    /// a load test that signs in hundreds of customers from 127.0.0.1 raises it.
+    public var loginBurstPerAddress: Int?
+
     public init(scenario: String, database: String, host: String = "127.0.0.1", port: Int = 8080,
-                admin: Admin, tokenLifetimeS: Double? = nil, bcryptCost: Int? = nil, planner: PlannerSettings? = nil) {
+                admin: Admin, tokenLifetimeS: Double? = nil, bcryptCost: Int? = nil, clockSpeed: Double? = nil,
+                planner: PlannerSettings? = nil) {
         self.scenario = scenario
         self.database = database
         self.host = host
@@ -48,6 +58,7 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
         self.tokenLifetimeS = tokenLifetimeS
         self.bcryptCost = bcryptCost
         self.planner = planner
+        self.clockSpeed = clockSpeed
     }
 
     /// Reads a config file; the scenario path becomes absolute (relative to the file).
@@ -72,6 +83,8 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
         guard (1...65_535).contains(port) else { throw fail("port must be 1–65535 (got \(port))") }
         if let t = tokenLifetimeS, !(t.isFinite && t > 0) { throw fail("token_lifetime_s must be > 0") }
         if let c = bcryptCost, !(4...31).contains(c) { throw fail("bcrypt_cost must be 4–31") }
+        if let s = clockSpeed, !(s.isFinite && s > 0) { throw fail("clock_speed must be > 0") }
+        if let b = loginBurstPerAddress, b < 1 { throw fail("login_burst_per_address must be at least 1") }
         guard admin.password.utf8.count >= 8 else { throw fail("admin.password must be at least 8 bytes") }
         if let planner {
             guard (-90...90).contains(planner.origin.lat) else { throw fail("planner.origin.lat must be -90–90") }
@@ -82,7 +95,8 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case scenario, database, host, port, admin
-        case tokenLifetimeS = "token_lifetime_s", bcryptCost = "bcrypt_cost", planner
+        case tokenLifetimeS = "token_lifetime_s", bcryptCost = "bcrypt_cost"
+        case clockSpeed = "clock_speed", loginBurstPerAddress = "login_burst_per_address", planner
     }
 }
 

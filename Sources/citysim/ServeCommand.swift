@@ -13,14 +13,24 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Listen on this port instead of the config's.")
     var port: Int?
 
+    @Option(help: "Use this SQLite file instead of the config's.")
+    var database: String?
+
+    @Option(help: "Run the service clock this many times faster than the wall clock (load tests), instead of the config's clock_speed.")
+    var clockSpeed: Double?
+
     func run() async throws {
         var loaded: ServiceConfig
         do { loaded = try ServiceConfig.load(path: config) } catch {
             throw CleanExit.message("error: \(error)")
         }
         if let port { loaded.port = port }
+        if let database { loaded.database = database }
+        if let clockSpeed { loaded.clockSpeed = clockSpeed }
+        do { try loaded.validate() } catch { throw CleanExit.message("error: \(error)") }
         let service = try await DispatchServiceApp.open(config: loaded)
-        print("citysim serve: http://\(loaded.host):\(loaded.port)  database \(loaded.database)")
+        let speed = loaded.clockSpeed.map { $0 == 1 ? "" : "  clock ×\($0)" } ?? ""
+        print("citysim serve: http://\(loaded.host):\(loaded.port)  database \(loaded.database)\(speed)")
         try await service.run()
     }
 }

@@ -6,8 +6,8 @@ import Testing
 @Suite struct ScenarioBundledTests {
     static func bundledFiles() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: scenariosDirectory.path)) ?? []
-        // service.yaml is `citysim serve`'s config (it names smoke.yaml as its city), not a scenario.
-        return names.filter { ($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) && $0 != "service.yaml" }.sorted()
+        // service*.yaml are `citysim serve` configs (they name smoke.yaml as their city), not scenarios.
+        return names.filter { ($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) && !$0.hasPrefix("service") }.sorted()
     }
 
     static func bundled(_ name: String) throws -> Scenario {

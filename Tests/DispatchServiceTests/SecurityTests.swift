@@ -57,6 +57,7 @@ import Testing
         Route(method: .post, path: "/v1/planner/days/2025-03-14/book", roles: [.customer]),
         Route(method: .get, path: "/v1/admin/city", roles: [.admin]),
         Route(method: .put, path: "/v1/admin/city", json: #"{"width":4000,"height":4000,"zone_side":1000}"#, roles: [.admin]),
+        Route(method: .get, path: "/v1/admin/state", roles: [.admin]),
     ]
 
     @Test func everyRouteRefusesGuestsAndOtherRoles() async throws {

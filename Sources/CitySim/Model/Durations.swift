@@ -1,6 +1,6 @@
 extension RandomStream {
     /// A draw from a scenario's duration distribution, in seconds.
-    func duration(_ spec: DistributionSpec) -> Double {
+    public func duration(_ spec: DistributionSpec) -> Double {
         switch spec {
         case .zero: return 0
         case .infinite: return .infinity

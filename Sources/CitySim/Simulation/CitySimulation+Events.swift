@@ -41,16 +41,11 @@ extension CitySimulation {
     private func customerArrives() {
         let now = events.now
         if let next = demand.nextArrival(after: now, horizon: horizon, arrivalsRandom) { schedule(.arrival, at: next) }
-        let d = scenario.demand
-        let origin = city.drawOrigin(placesRandom)
-        let destination = city.drawDestination(from: origin, placesRandom)
-        let drawnCustomer = d.customers > 0 ? arrivalsRandom.uniformInt(below: d.customers) : -1
-        let reserves = d.reservations.share > 0 && arrivalsRandom.bernoulli(d.reservations.share)
-        let lead = max(d.reservations.leadMinHours * 3600, scenario.dispatch.reservationMinLeadSeconds)
-        let meeting = now + arrivalsRandom.uniform(in: lead..<max(lead + 1, d.reservations.leadMaxHours * 3600))
-        let patience = patienceRandom.duration(d.patience)
-        let cancels = d.cancellation.probability > 0 && patienceRandom.bernoulli(d.cancellation.probability)
-        let cancelDelay = cancels ? patienceRandom.exponential(mean: d.cancellation.meanSeconds) : 0
+        let draw = CustomerDraw(at: now, scenario: scenario, city: city, arrivals: arrivalsRandom,
+                                places: placesRandom, patienceRandom: patienceRandom)
+        let (origin, destination, drawnCustomer, reserves) = (draw.origin, draw.destination, draw.drawnCustomer, draw.reserves)
+        let meeting = draw.meetingTime ?? 0
+        let patience = draw.patience
 
         let customer = CustomerID(drawnCustomer >= 0 ? drawnCustomer : nextCustomer)
         let id = RequestID(rides.count)
@@ -66,9 +61,8 @@ extension CitySimulation {
             return
         }
         if drawnCustomer < 0 { nextCustomer += 1 }
-        if cancels {
-            let cutoff = meeting - scenario.dispatch.reservationCancelCutoffSeconds
-            schedule(.customerCancels(request: id), at: reserves ? cutoff - cancelDelay : now + cancelDelay)
+        if let cancelAt = draw.cancelTime(requestedAt: now, cutoffSeconds: scenario.dispatch.reservationCancelCutoffSeconds) {
+            schedule(.customerCancels(request: id), at: cancelAt)
         }
     }
 

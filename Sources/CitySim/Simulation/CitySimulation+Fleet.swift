@@ -4,29 +4,13 @@ import DispatchCore
 
 extension CitySimulation {
     func setUpFleet() throws {
-        var index = 0
-        for shift in scenario.fleet.shifts {
-            let count = scenario.fleet.taxis(in: shift)
-            let start = Double(shift.start.minutes) * 60
-            let length = Double(shift.durationMinutes) * 60
-            for k in 0..<count {
-                let offset = count > 1 ? Double(shift.staggerMinutes) * 60 * Double(k) / Double(count) : 0
-                var intervals: [(start: Double, end: Double)] = []
-                // Every simulated day has the shift; a shift begun the day before still runs at 00:00.
-                var day = -1.0
-                while day * 86400 + start + offset < horizon {
-                    let s = day * 86400 + start + offset, e = s + length
-                    if e > 0 { intervals.append((max(0, s), e)) }
-                    day += 1
-                }
-                let driver = DriverID(index)
-                drivers.append(SimDriver(id: driver, shifts: intervals))
-                mustCommand(.addDriver(driver, taxiCode: "\(shift.name.prefix(3).uppercased())-\(index)"))
-                for interval in intervals {
-                    schedule(.shiftStarts(driver: Int32(index)), at: interval.start)
-                    schedule(.shiftEnds(driver: Int32(index)), at: interval.end)
-                }
-                index += 1
+        for (index, entry) in scenario.roster(horizon: horizon).enumerated() {
+            let driver = DriverID(index)
+            drivers.append(SimDriver(id: driver, shifts: entry.shifts.map { ($0.start, $0.end) }))
+            mustCommand(.addDriver(driver, taxiCode: entry.taxiCode))
+            for interval in entry.shifts {
+                schedule(.shiftStarts(driver: Int32(index)), at: interval.start)
+                schedule(.shiftEnds(driver: Int32(index)), at: interval.end)
             }
         }
     }

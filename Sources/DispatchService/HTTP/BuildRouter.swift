@@ -36,5 +36,6 @@ func buildRouter(host: DispatchHost, accounts: AccountService, planner: PlannerS
     v1.addRoutes(PlannerAppointmentController(planner: planner).routes, atPath: "planner")
     v1.addRoutes(PlannerDayController(planner: planner).routes, atPath: "planner")
     v1.addRoutes(CityController(host: host).routes, atPath: "admin")
+    v1.addRoutes(AdminStateController(host: host).routes, atPath: "admin")
     return router
 }

@@ -23,13 +23,14 @@ extension DispatchHost {
     }
 
     /// Runs the timers until the task is cancelled: overdue timers (after a restart) fire
-    /// at once, the rest as they fall due. Sleeps at most a second at a time.
+    /// at once, the rest as they fall due. Sleeps at most a real second at a time.
     public func runTimers() async {
         while !Task.isCancelled {
             let next = await fireDueTimers() ?? .infinity
-            let delay = min(max(next - clock.now(), 0.001), 1)
+            // Clock seconds until the next timer, slept in real seconds (a scaled clock runs `rate` times faster).
+            let delay = min(max(next - clock.now(), 0.001), clock.rate)
             sleepingUntil = clock.now() + delay
-            let sleep = Task<Void, Never> { try? await Task.sleep(for: .seconds(delay)) }
+            let sleep = Task<Void, Never> { [rate = clock.rate] in try? await Task.sleep(for: .seconds(delay / rate)) }
             sleeper = sleep
             await withTaskCancellationHandler { await sleep.value } onCancel: { sleep.cancel() }
             sleepingUntil = .infinity

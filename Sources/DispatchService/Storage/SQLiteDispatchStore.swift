@@ -11,8 +11,16 @@ import GRDB
 /// ```
 public final class SQLiteDispatchStore: DispatchStore {
     let database: DatabasePool
+    /// A second connection that only checkpoints the WAL (see `init`).
+    private let checkpointer: DatabaseQueue
+    private let checkpoints: Task<Void, Never>
 
     /// Opens (or creates) the database file and brings its schema up to date.
+    ///
+    /// A second connection checkpoints the WAL every 250 ms (PASSIVE: it never holds the write
+    /// lock), so when SQLite's auto-checkpoint runs inside the commit that crosses 1,000 WAL pages
+    /// there is little left to copy: that commit used to stall every write queued behind it.
+    /// The auto-checkpoint still resets the WAL. Durability is unchanged: each commit syncs the WAL.
     public init(path: String) throws {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
@@ -21,7 +29,17 @@ public final class SQLiteDispatchStore: DispatchStore {
         }
         database = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator.migrate(database)
+        let checkpointer = try DatabaseQueue(path: path, configuration: configuration)
+        self.checkpointer = checkpointer
+        checkpoints = Task.detached(priority: .utility) {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                _ = try? await checkpointer.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+            }
+        }
     }
+
+    deinit { checkpoints.cancel() }
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()

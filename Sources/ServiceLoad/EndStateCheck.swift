@@ -1,0 +1,66 @@
+/// The comparison of what the load client was told with what the service holds after
+/// the run: no acknowledged ride may be missing, none the client saw finished may be in
+/// another state, and the dispatch core's invariants must hold.
+///
+/// Invariant: `holds` is true exactly when `lost`, `changedFinished` and
+/// `invariantViolations` are all empty.
+///
+/// ```swift
+/// let check = EndStateCheck(acknowledged: rides.rides, server: state)
+/// print(check.summary)    // "nothing lost, invariants hold" or the differences
+/// ```
+public struct EndStateCheck: Sendable, Equatable {
+    /// States a ride never leaves.
+    public static let finished: Set<String> = ["completed", "rejected", "cancelled", "expired"]
+
+    /// Acknowledged ids the service does not know.
+    public var lost: [Int]
+    /// Ids the client saw finished whose state on the service differs: (id, client saw, service has).
+    public var changedFinished: [Changed]
+    /// The core's invariant violations, and logged commands the core refused on replay.
+    public var invariantViolations: [String]
+    /// Ids the service holds that the client never saw acknowledged (answers lost in flight: not an error).
+    public var unacknowledged: Int
+    public var acknowledged: Int
+    public var serverRides: Int
+
+    /// A ride the client saw finished that the service holds in another state.
+    public struct Changed: Sendable, Equatable {
+        public var id: Int
+        public var clientSaw: String
+        public var serverHas: String
+    }
+
+    public init(acknowledged: [Int: String], server: WireServiceState) {
+        var states: [Int: String] = [:]
+        for ride in server.rides { states[ride.id] = ride.status }
+        lost = acknowledged.keys.filter { states[$0] == nil }.sorted()
+        changedFinished = acknowledged.compactMap { id, saw in
+            guard Self.finished.contains(saw), let has = states[id], has != saw else { return nil }
+            return Changed(id: id, clientSaw: saw, serverHas: has)
+        }.sorted { $0.id < $1.id }
+        invariantViolations = server.invariantViolations
+        if server.replayRefusals > 0 {  // after a restart the log must replay exactly
+            invariantViolations.append("\(server.replayRefusals) logged commands refused on replay")
+        }
+        unacknowledged = states.keys.filter { acknowledged[$0] == nil }.count
+        self.acknowledged = acknowledged.count
+        serverRides = states.count
+    }
+
+    public var holds: Bool { lost.isEmpty && changedFinished.isEmpty && invariantViolations.isEmpty }
+
+    /// One line when all is well, else the differences (the first few of each kind).
+    public var summary: String {
+        let counts = "\(acknowledged) acknowledged, \(serverRides) on the server (\(unacknowledged) never acknowledged to the client)"
+        if holds { return "nothing lost, invariants hold: \(counts)" }
+        var lines = ["END STATE DIFFERS: \(counts)"]
+        if !lost.isEmpty { lines.append("  lost: \(lost.count) acknowledged rides missing, e.g. \(lost.prefix(10).map(String.init).joined(separator: ", "))") }
+        for change in changedFinished.prefix(10) {
+            lines.append("  ride \(change.id): client saw \(change.clientSaw), server has \(change.serverHas)")
+        }
+        if changedFinished.count > 10 { lines.append("  … \(changedFinished.count - 10) more changed") }
+        for violation in invariantViolations.prefix(10) { lines.append("  invariant: \(violation)") }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+@testable import ServiceLoad
+
+/// The end-state check: acknowledged rides against the service's state.
+@Suite struct EndStateCheckTests {
+    func server(_ rides: [Int: String], violations: [String] = []) -> WireServiceState {
+        WireServiceState(now: 0, clockRate: 1, counts: [:],
+                         rides: rides.sorted { $0.key < $1.key }.map { .init(id: $0.key, status: $0.value) },
+                         invariantViolations: violations, replayRefusals: 0)
+    }
+
+    @Test func holdsWhenEveryAcknowledgedRideIsThere() {
+        let check = EndStateCheck(acknowledged: [1: "rejected", 2: "offered"],
+                                  server: server([1: "rejected", 2: "completed", 3: "pending"]))
+        #expect(check.holds)
+        #expect(check.unacknowledged == 1)  // answered by the server, answer lost in flight: not a loss
+        #expect(check.summary.hasPrefix("nothing lost, invariants hold"))
+    }
+
+    @Test func aMissingAcknowledgedRideIsALoss() {
+        let check = EndStateCheck(acknowledged: [1: "rejected", 2: "pending"], server: server([1: "rejected"]))
+        #expect(!check.holds)
+        #expect(check.lost == [2])
+        #expect(check.summary.contains("lost: 1"))
+    }
+
+    @Test func aFinishedRideInAnotherStateIsReported() {
+        let check = EndStateCheck(acknowledged: [1: "completed", 2: "accepted"],
+                                  server: server([1: "picked_up", 2: "pending"]))  // D9 may send 2 back to pending
+        #expect(check.changedFinished == [.init(id: 1, clientSaw: "completed", serverHas: "picked_up")])
+        #expect(!check.holds)
+    }
+
+    @Test func invariantViolationsFailTheCheck() {
+        let check = EndStateCheck(acknowledged: [:], server: server([:], violations: ["taxi 3 in two queues"]))
+        #expect(!check.holds)
+        #expect(check.summary.contains("taxi 3 in two queues"))
+    }
+
+    @Test func acknowledgementsWrittenToAFileReadBackAsTheLastStatus() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ack-\(UUID().uuidString).txt").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let rides = try AcknowledgedRides(path: path)
+        rides.note(1, "pending")
+        rides.note(2, "rejected")
+        rides.note(1, "accepted")
+        rides.note(1, "accepted")  // unchanged: not written again
+        rides.close()
+        #expect(try AcknowledgedRides.load(path: path) == [1: "accepted", 2: "rejected"])
+        #expect(try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count == 3)
+    }
+}
