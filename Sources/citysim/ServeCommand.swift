@@ -20,7 +20,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let port { loaded.port = port }
         let service = try await DispatchServiceApp.open(config: loaded)
-        print("citysim serve: http://\(loaded.host):\(loaded.port)  database \(loaded.database)")
+        print("citysim serve: http://\(loaded.host):\(loaded.port)  database \(loaded.redactedDatabase)")
         try await service.run()
     }
 }
