@@ -66,6 +66,7 @@ let package = Package(
         .testTarget(name: "DispatchServiceTests", dependencies: [
             "DispatchService", "DispatchCore", "CitySim", "TripPlanner",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
