@@ -45,4 +45,11 @@ import Testing
         #expect(Self.config(database: "postgres://city:secret@db.example/d").redactedDatabase == "postgres://city:***@db.example:5432/d")
         #expect(Self.config(database: "service.sqlite").redactedDatabase == "service.sqlite")
     }
+
+    /// Opening a store on a server that is not there fails at once (the pool alone would retry for ever).
+    @Test func anUnreachableServerFailsTheOpen() async throws {
+        await #expect(throws: PostgresUnavailable.self) {
+            _ = try await PostgresDispatchStore(url: try PostgresURL("postgres://nobody:secret@127.0.0.1:1/none"))
+        }
+    }
 }

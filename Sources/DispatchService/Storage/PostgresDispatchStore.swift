@@ -19,11 +19,13 @@ public final class PostgresDispatchStore: DispatchStore {
     private let running: Task<Void, Never>
 
     /// Connects, creates the URL's schema when it names one, and migrates the tables.
-    /// - Throws: the server's error when it cannot be reached or refuses the login or the schema.
+    /// - Throws: `PostgresUnavailable` when the server cannot be reached or refuses the login or the
+    ///   database (the pool alone would retry for ever); the server's error when it refuses the schema.
     public init(url: PostgresURL) async throws {
         var logger = Logger(label: "citysim.postgres")
         logger.logLevel = .warning
         self.logger = logger
+        try await Self.check(url, logger: logger)
         let client = PostgresClient(configuration: url.clientConfiguration, backgroundLogger: logger)
         self.client = client
         // Immediate: `run()` marks the client running before its first suspension, so the first query finds it running.
@@ -41,6 +43,17 @@ public final class PostgresDispatchStore: DispatchStore {
     }
 
     deinit { running.cancel() }
+
+    /// Opens and closes one connection, so that a wrong address, login or database fails the open.
+    private static func check(_ url: PostgresURL, logger: Logger) async throws {
+        do {
+            let connection = try await PostgresConnection.connect(configuration: try url.connectionConfiguration, id: 0, logger: logger)
+            try await connection.close()
+        } catch let error as PSQLError {
+            let reason = error.serverInfo?[.message] ?? error.underlying.map { "\($0)" } ?? "\(error.code)"
+            throw PostgresUnavailable(url: url.redacted, reason: reason)
+        }
+    }
 
     /// Stops the pool: closes its connections and waits until they are closed.
     public func close() async {
@@ -233,4 +246,12 @@ extension PostgresRowSequence {
         for try await value in decode(T.self) { values.append(value) }
         return values
     }
+}
+
+/// The PostgreSQL server of a store could not be used: unreachable, or it refused the login or database.
+public struct PostgresUnavailable: Error, CustomStringConvertible {
+    /// The URL, password hidden.
+    public var url: String
+    public var reason: String
+    public var description: String { "PostgreSQL at \(url): \(reason)" }
 }

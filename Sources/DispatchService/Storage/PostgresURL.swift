@@ -107,6 +107,28 @@ public struct PostgresURL: Sendable, Equatable {
         return configuration
     }
 
+    /// The same place for one connection of its own (the store's check at open).
+    var connectionConfiguration: PostgresConnection.Configuration {
+        get throws {
+            var configuration: PostgresConnection.Configuration
+            if let socketDirectory {
+                configuration = .init(unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: user,
+                                      password: password, database: database)
+            } else {
+                let tls: PostgresConnection.Configuration.TLS
+                switch sslMode {
+                case .disable: tls = .disable
+                case .prefer: tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                case .require: tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                }
+                configuration = .init(host: host ?? "localhost", port: port, username: user, password: password,
+                                      database: database, tls: tls)
+            }
+            if let schema { configuration.options.additionalStartupParameters = [("search_path", schema)] }
+            return configuration
+        }
+    }
+
     /// `[a-z_][a-z0-9_]*`, at most 63 bytes: a schema name that needs no quoting.
     static func isIdentifier(_ name: String) -> Bool {
         guard let first = name.utf8.first, name.utf8.count <= 63, first == UInt8(ascii: "_") || (97...122).contains(first)
