@@ -57,6 +57,8 @@ let package = Package(
             .product(name: "Yams", package: "Yams"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // Append throughput of the command log on each storage engine (prints, asserts nothing).
+        .executableTarget(name: "store-bench", dependencies: ["DispatchCore", "DispatchService"]),
         // Seeded generators and other fixtures shared by tests and benchmarks.
         .target(name: "TestSupport"),
         .testTarget(name: "DispatchCoreTests", dependencies: ["DispatchCore", "TestSupport"]),
