@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .systemLibrary(name: "CGSL", pkgConfig: "gsl", providers: [.apt(["libgsl-dev"])]),
@@ -38,13 +40,15 @@ let package = Package(
         // The trip planner (Travlendar+): daily schedules and travel means; taxis through DispatchCore. Pure, no I/O.
         .target(name: "TripPlanner", dependencies: ["DispatchCore"]),
         // The HTTP service: accounts, storage and timers around one DispatchCore.
-        // The only module that imports Hummingbird and GRDB.
+        // The only module that imports Hummingbird, GRDB and PostgresNIO.
         .target(name: "DispatchService", dependencies: [
             "CitySim", "DispatchCore", "TripPlanner",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -64,6 +68,8 @@ let package = Package(
             .product(name: "Yams", package: "Yams"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // Append throughput of the command log on each storage engine (prints, asserts nothing).
+        .executableTarget(name: "store-bench", dependencies: ["DispatchCore", "DispatchService"]),
         // Seeded generators and other fixtures shared by tests and benchmarks.
         .target(name: "TestSupport"),
         .testTarget(name: "DispatchCoreTests", dependencies: ["DispatchCore", "TestSupport"]),
@@ -73,6 +79,7 @@ let package = Package(
         .testTarget(name: "DispatchServiceTests", dependencies: [
             "DispatchService", "DispatchCore", "CitySim", "TripPlanner",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),

@@ -13,7 +13,7 @@ public struct DispatchServiceApp: Sendable {
     public let config: ServiceConfig
     public let host: DispatchHost
     public let accounts: AccountService
-    /// The trip planner: its store (the SQLite store's file, or memory) and the config's transit feed.
+    /// The trip planner: its store (the SQLite or PostgreSQL store's database, or memory) and the config's transit feed.
     let planner: PlannerService
 
     /// Opens the store, replays its log, creates the first administrator and makes sure every
@@ -26,13 +26,13 @@ public struct DispatchServiceApp: Sendable {
     }
 
     /// `open`, with the planner's store given (tests share one between two opens to restart);
-    /// nil = the planner's tables in the SQLite store's file, or memory beside any other store.
+    /// nil = the planner's tables in the SQLite or PostgreSQL store's database, or memory beside any other store.
     static func open(config: ServiceConfig, clock: (any ServiceClock)?, store: (any DispatchStore)?,
                      plannerStore: (any PlannerStore)?) async throws -> DispatchServiceApp {
         let scenario = try Scenario.load(path: config.scenario)
         _ = try scenario.makeDispatchCore()  // fail early on a bad city or rules
         let transit = try config.planner.map(PlannerTransit.init)  // read once; fail early on a bad feed
-        let store = try store ?? SQLiteDispatchStore(path: config.database)
+        let store = if let store { store } else { try await openStore(config.storeLocation()) }
         let serviceClock: any ServiceClock
         if let clock {
             serviceClock = clock
@@ -45,6 +45,7 @@ public struct DispatchServiceApp: Sendable {
         if let scaled = serviceClock as? ScaledClock { scaled.resume(atLeast: await host.coreTime) }
         let plannerStore: any PlannerStore = if let plannerStore { plannerStore }
             else if let sqlite = store as? SQLiteDispatchStore { try SQLitePlannerStore(sharing: sqlite) }
+            else if let postgres = store as? PostgresDispatchStore { try await PostgresPlannerStore(sharing: postgres) }
             else { InMemoryPlannerStore() }
         var settings = AccountService.Settings()
         if let cost = config.bcryptCost { settings.bcryptCost = UInt8(cost) }
@@ -64,6 +65,14 @@ public struct DispatchServiceApp: Sendable {
         }
         return DispatchServiceApp(config: config, host: host, accounts: accounts,
                                   planner: PlannerService(store: plannerStore, host: host, transit: transit))
+    }
+
+    /// The config's store: its SQLite file, or a pool of connections to its PostgreSQL database.
+    static func openStore(_ location: StoreLocation) async throws -> any DispatchStore {
+        switch location {
+        case .sqlite(let path): try SQLiteDispatchStore(path: path)
+        case .postgres(let url): try await PostgresDispatchStore(url: url)
+        }
     }
 
     /// Serves HTTP until the process is told to stop; timers run alongside.

@@ -6,7 +6,8 @@ import Yams
 ///
 /// ```yaml
 /// scenario: smoke.yaml          # city, zones and dispatch rules; relative to this file
-/// database: service.sqlite      # SQLite file (WAL); relative to the working directory
+/// database: service.sqlite      # SQLite file (WAL); relative to the working directory, or
+///                               # postgres://user:pass@host:5432/db for PostgreSQL
 /// host: 127.0.0.1
 /// port: 8080
 /// admin: { email: admin@example.com, password: change-me-now }
@@ -27,7 +28,9 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
 
     /// Scenario file (city and `dispatch` section); relative paths are relative to the config file.
     public var scenario: String
-    /// SQLite database file; created when missing.
+    /// Where the data lives: a SQLite file (created when missing), or a PostgreSQL URL
+    /// `postgres://USER:PASSWORD@HOST:PORT/DATABASE` (see `PostgresURL`; the database must exist,
+    /// the tables are created). See `storeLocation`.
     public var database: String
     public var host: String
     public var port: Int
@@ -85,12 +88,30 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
         if let c = bcryptCost, !(4...31).contains(c) { throw fail("bcrypt_cost must be 4–31") }
         if let s = clockSpeed, !(s.isFinite && s > 0) { throw fail("clock_speed must be > 0") }
         if let b = loginBurstPerAddress, b < 1 { throw fail("login_burst_per_address must be at least 1") }
+        _ = try storeLocation()
         guard admin.password.utf8.count >= 8 else { throw fail("admin.password must be at least 8 bytes") }
         if let planner {
             guard (-90...90).contains(planner.origin.lat) else { throw fail("planner.origin.lat must be -90–90") }
             guard (-180...180).contains(planner.origin.lon) else { throw fail("planner.origin.lon must be -180–180") }
             if let t = planner.transferS, !(t.isFinite && (0...3600).contains(t)) { throw fail("planner.transfer_s must be 0–3600") }
         }
+    }
+
+    /// The engine `database` names: a `postgres://` or `postgresql://` URL is PostgreSQL, anything else a SQLite path.
+    /// - Throws: `ConfigError` naming `database` when the URL is malformed.
+    public func storeLocation() throws -> StoreLocation {
+        guard PostgresURL.isPostgres(database) else {
+            guard !database.isEmpty else { throw ConfigError(message: "database must name a SQLite file or a postgres:// URL") }
+            return .sqlite(path: database)
+        }
+        do { return .postgres(try PostgresURL(database)) } catch let error as PostgresURL.Invalid {
+            throw ConfigError(message: "database: \(error)")
+        }
+    }
+
+    /// `database` with a PostgreSQL password hidden, for logs.
+    public var redactedDatabase: String {
+        if case .postgres(let url)? = try? storeLocation() { url.redacted } else { database }
     }
 
     enum CodingKeys: String, CodingKey {
@@ -124,6 +145,14 @@ public struct PlannerSettings: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey { case gtfs, origin, transferS = "transfer_s" }
+}
+
+/// The storage engine of the service and where its data is.
+public enum StoreLocation: Sendable, Equatable {
+    /// `SQLiteDispatchStore` on this file.
+    case sqlite(path: String)
+    /// `PostgresDispatchStore` on this server and database.
+    case postgres(PostgresURL)
 }
 
 public struct ConfigError: Error, CustomStringConvertible {

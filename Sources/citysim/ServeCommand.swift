@@ -1,11 +1,12 @@
 import ArgumentParser
 import DispatchService
+import Foundation
 
 /// `citysim serve --config service.yaml`: the HTTP dispatch service around the same core the simulator drives.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the dispatch core over HTTP (accounts, rides, drivers; SQLite storage).")
+        abstract: "Serve the dispatch core over HTTP (accounts, rides, drivers, planner; SQLite or PostgreSQL storage).")
 
     @Option(help: "The service config (YAML): scenario, database, host, port, first administrator.")
     var config = "Scenarios/service.yaml"
@@ -13,7 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Listen on this port instead of the config's.")
     var port: Int?
 
-    @Option(help: "Use this SQLite file instead of the config's.")
+    @Option(help: "Use this database (a SQLite file or a postgres:// URL) instead of the config's.")
     var database: String?
 
     @Option(help: "Run the service clock this many times faster than the wall clock (load tests), instead of the config's clock_speed.")
@@ -22,15 +23,21 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var loaded: ServiceConfig
         do { loaded = try ServiceConfig.load(path: config) } catch {
-            throw CleanExit.message("error: \(error)")
+            printError("error: \(error)")
+            throw ExitCode(2)
         }
         if let port { loaded.port = port }
         if let database { loaded.database = database }
         if let clockSpeed { loaded.clockSpeed = clockSpeed }
-        do { try loaded.validate() } catch { throw CleanExit.message("error: \(error)") }
+        do { try loaded.validate() } catch {
+            printError("error: \(error)")
+            throw ExitCode(2)
+        }
         let service = try await DispatchServiceApp.open(config: loaded)
         let speed = loaded.clockSpeed.map { $0 == 1 ? "" : "  clock ×\($0)" } ?? ""
-        print("citysim serve: http://\(loaded.host):\(loaded.port)  database \(loaded.database)\(speed)")
+        // Unbuffered, so the start line reaches a log file even if the process is later killed.
+        FileHandle.standardOutput.write(Data(
+            "citysim serve: http://\(loaded.host):\(loaded.port)  database \(loaded.redactedDatabase)\(speed)\n".utf8))
         try await service.run()
     }
 }

@@ -6,6 +6,7 @@ import Testing
 @testable import DispatchService
 
 /// Durability: a new host on the same store rebuilds the core by replaying the command log.
+/// The restarts on each storage engine are in `StoreContract+Restart.swift`.
 @Suite struct RestartTests {
     /// Drivers 1–4 on shift; request 1 offered (timer pending), request 2 accepted, request 3 completed,
     /// a reservation scheduled, a cancelled request; driver 4 available in the far zone's queue.
@@ -37,32 +38,6 @@ import Testing
     static func makeCore() throws -> DispatchCore {
         let city = try CityGeometry(width: 4_000, height: 4_000, zoneArea: 2_000_000)
         return try DispatchCore(city: city, travel: GridTravelModel(speed: 8.3), policy: ZoneFIFOPolicy())
-    }
-
-    @Test func sqliteRestartRebuildsDriversQueuesRidesAndTimers() async throws {
-        let folder = try TemporaryFolder()
-        let path = folder.path("service.sqlite")
-        let clock = ManualClock()
-        let before: HostState
-        do {
-            let host = try await DispatchHost(store: try SQLiteDispatchStore(path: path), clock: clock, makeCore: Self.makeCore)
-            try await Self.busyDay(host, clock)
-            before = await host.state()
-        }
-        let restarted = try await DispatchHost(store: try SQLiteDispatchStore(path: path), clock: clock, makeCore: Self.makeCore)
-        let after = await restarted.state()
-        #expect(after == before)
-        #expect(after.drivers.count == 4 && after.requests.count == 5 && !after.timers.isEmpty)
-        #expect(await restarted.replayRefusals == 0)
-        #expect(await restarted.invariantViolations().isEmpty)
-        // The ledger came back too: the accepted ride still shows its taxi.
-        #expect(await restarted.ride(RequestID(2))?.taxiCode == "TX-2")
-
-        // D4: the pending offer's minute still runs out after the restart.
-        clock.advance(by: 61)
-        await restarted.fireDueTimers()
-        #expect(await restarted.state().requests[RequestID(5)] == .offered(DriverID(4)))
-        #expect(await restarted.driver(DriverID(3))?.status == .available(ZoneID(0)))
     }
 
     @Test func overdueTimersFireRightAfterReplay() async throws {
@@ -115,25 +90,5 @@ import Testing
         #expect(log.map(\.sequence) == Array(1...Int64(log.count)))
         let restarted = try await DispatchHost(store: store, clock: clock, makeCore: Self.makeCore)
         #expect(await restarted.state() == host.state())
-    }
-
-    @Test func restartKeepsAccountsTokensAndRidesThroughTheAPI() async throws {
-        let folder = try TemporaryFolder()
-        let clock = ManualClock()
-        let path = folder.path("service.sqlite")
-        let (token, rideID) = try await ServiceFixture(store: try SQLiteDispatchStore(path: path), clock: clock).test { client in
-            let admin = try await client.admin()
-            _ = try await client.availableDriver("TX-1", adminToken: admin)
-            let customer = try await client.customer("ana@example.com")
-            let ride = try await client.call(.post, "/v1/rides", token: customer.token, json: rideJSON).decode(RideBody.self)
-            return (customer.token, ride.id)
-        }
-        try await ServiceFixture(store: try SQLiteDispatchStore(path: path), clock: clock).test { client in
-            let ride = try await client.call(.get, "/v1/rides/\(rideID)", token: token)
-            #expect(ride.status == .ok)
-            #expect(try ride.decode(RideBody.self).status == "offered")
-            #expect(try await client.call(.get, "/v1/driver", token: try await client.login("tx-1@taxi.example", "driver-password"))
-                .decode(DriverBody.self).offer?.ride == rideID)
-        }
     }
 }

@@ -23,11 +23,16 @@ public final class SQLiteDispatchStore: DispatchStore {
     /// The auto-checkpoint still resets the WAL. Durability is unchanged: each commit syncs the WAL.
     public init(path: String) throws {
         var configuration = Configuration()
+        // Wait for another connection's lock (the checkpointer, a store being replaced) instead of failing.
+        configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
-            // WAL is DatabasePool's mode; FULL sync makes each commit survive power loss too.
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         database = try DatabasePool(path: path, configuration: configuration)
+        // DatabasePool turns WAL on and then sets `synchronous = NORMAL` on its writer, after
+        // `prepareDatabase`: NORMAL survives a process kill but not a power cut. FULL syncs the WAL
+        // at every commit, so an answered command survives both. Set it again on the writer.
+        try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         try Self.migrator.migrate(database)
         let checkpointer = try DatabaseQueue(path: path, configuration: configuration)
         self.checkpointer = checkpointer
@@ -40,6 +45,11 @@ public final class SQLiteDispatchStore: DispatchStore {
     }
 
     deinit { checkpoints.cancel() }
+
+    /// The writer connection's `PRAGMA synchronous` (2 = FULL: each commit syncs the WAL).
+    func writerSynchronousLevel() throws -> Int {
+        try database.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+    }
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
