@@ -1,4 +1,5 @@
 import DispatchCore
+import Foundation
 import Testing
 @testable import DispatchService
 
@@ -21,6 +22,30 @@ import Testing
 
     @Test(arguments: commands) func roundTrip(_ command: Command) throws {
         #expect(try CommandCoding.decode(CommandCoding.encode(command)) == command)
+    }
+
+    /// What the log wrote with `JSONEncoder` before the hand-written encoding.
+    static func encodedByFoundation(_ command: Command) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(CommandCoding.mirror(of: command)), as: UTF8.self)
+    }
+
+    @Test(arguments: commands) func sameBytesAsJSONEncoder(_ command: Command) throws {
+        #expect(try CommandCoding.encode(command) == Self.encodedByFoundation(command))
+    }
+
+    @Test(arguments: [0.1, -0.0, 1e20, 1e-7, 1e15, 1e16, 123_456.789, .leastNonzeroMagnitude, .greatestFiniteMagnitude, -.infinity, .nan])
+    func numbersAsJSONEncoderWritesThem(_ value: Double) throws {
+        let command = Command.updatePosition(DriverID(-3), Position(x: value, y: -value))
+        #expect(try CommandCoding.encode(command) == Self.encodedByFoundation(command))
+    }
+
+    @Test func entryWrittenBeforeStillReads() throws {
+        let old = #"{"customer":6,"op":"requestRide","patience":"inf","request":5,"toX":300,"toY":400.25,"x":1.5,"y":2}"#
+        #expect(try CommandCoding.decode(old) == .requestRide(RequestID(5), customer: CustomerID(6), origin: Self.here,
+                                                              destination: Self.there, patience: .infinity))
     }
 
     @Test func malformedEntriesAreErrors() {

@@ -19,20 +19,28 @@ public struct ServiceRequestContext: RequestContext {
     /// Request bodies above 16 KiB are refused with 413 (the largest legitimate body is well under 1 KiB).
     public var maxUploadSize: Int { 16 * 1024 }
 
-    public var requestDecoder: JSONDecoder {
+    /// One decoder for all requests: Hummingbird asks for it per request, and building
+    /// one (with its options storage) each time was measurable. Nothing mutates it after
+    /// this initialiser, and Foundation's `JSONDecoder` is `Sendable`.
+    private static let sharedDecoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         decoder.dateDecodingStrategy = .iso8601
         return decoder
-    }
+    }()
 
-    public var responseEncoder: JSONEncoder {
+    /// One encoder for all responses, for the same reason; never mutated after this initialiser.
+    static let sharedEncoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = .sortedKeys
         return encoder
-    }
+    }()
+
+    public var requestDecoder: JSONDecoder { Self.sharedDecoder }
+
+    public var responseEncoder: JSONEncoder { Self.sharedEncoder }
 
     /// The signed-in caller, if their role is one of `roles`.
     /// - Throws: 401 for guests, 403 for other roles.

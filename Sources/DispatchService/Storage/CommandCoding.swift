@@ -50,21 +50,15 @@ enum CommandCoding {
         var description: String { switch self { case .malformed(let why): return "malformed logged command: \(why)" } }
     }
 
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        encoder.outputFormatting = .sortedKeys
-        return encoder
-    }()
-
     private static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return decoder
     }()
 
+    /// The command's log entry: compact JSON with sorted keys (see `Mirror.json()`).
     static func encode(_ command: Command) throws -> String {
-        String(decoding: try encoder.encode(mirror(of: command)), as: UTF8.self)
+        try mirror(of: command).json()
     }
 
     static func decode(_ json: String) throws -> Command {
