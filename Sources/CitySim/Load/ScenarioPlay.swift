@@ -54,8 +54,8 @@ public struct ScenarioPlay: Sendable {
         var time = 0.0
         while let next = demand.nextArrival(after: time, horizon: horizon, arrivals) {
             time = next
-            let draw = CustomerDraw(at: time, scenario: scenario, city: city, arrivals: arrivals, places: places,
-                                    patienceRandom: patience)
+            let draw = try CustomerDraw(at: time, scenario: scenario, city: city, arrivals: arrivals, places: places,
+                                        reservations: streams.reservations, patienceRandom: patience)
             requests.append(PlannedRequest(time: time, origin: draw.origin, destination: draw.destination,
                                            customer: draw.drawnCustomer, meetingTime: draw.meetingTime,
                                            patience: draw.patience,

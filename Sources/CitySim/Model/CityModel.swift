@@ -31,24 +31,27 @@ final class CityModel {
     /// A trip origin.
     func drawOrigin(_ random: RandomStream) -> Position { draw(origins, random) }
 
-    /// A destination between the minimum and maximum trip length from `origin`
-    /// (redrawn up to 50 times; then, for a maximum, a place uniformly within it).
-    func drawDestination(from origin: Position, _ random: RandomStream) -> Position {
-        func fits(_ p: Position) -> Bool {
-            let d = origin.euclideanDistance(to: p)
-            return d >= minimumTripMetres && d <= maximumTripMetres
+    /// How many destinations are drawn for one origin before the trip-length band is declared impossible.
+    static let destinationAttempts = 10_000
+
+    /// The trip length in the city's metric (Manhattan or straight line, no detour factor), metres.
+    func tripLength(from origin: Position, to destination: Position) -> Double {
+        travel.metric == .manhattan ? origin.manhattanDistance(to: destination) : origin.euclideanDistance(to: destination)
+    }
+
+    /// A destination whose metric distance from `origin` lies in [`min_trip_km`, `max_trip_km`]:
+    /// the destination distribution conditioned on that band, drawn exactly by rejection.
+    ///
+    /// - Throws: `TripLengthError` when `destinationAttempts` draws all fall outside the band
+    ///   (the band is out of reach from this origin), never a trip of the wrong length.
+    func drawDestination(from origin: Position, _ random: RandomStream) throws(TripLengthError) -> Position {
+        for _ in 0..<Self.destinationAttempts {
+            let destination = draw(destinations, random)
+            let d = tripLength(from: origin, to: destination)
+            if d >= minimumTripMetres && d <= maximumTripMetres { return destination }
         }
-        var destination = draw(destinations, random)
-        var attempts = 0
-        while !fits(destination), attempts < 50 {
-            destination = draw(destinations, random)
-            attempts += 1
-        }
-        if !fits(destination), maximumTripMetres.isFinite {
-            let r = maximumTripMetres * random.uniform().squareRoot(), angle = 2 * Double.pi * random.uniform()
-            destination = clip(Position(x: origin.x + r * cos(angle), y: origin.y + r * sin(angle)))
-        }
-        return destination
+        throw TripLengthError(origin: origin, minimumMetres: minimumTripMetres, maximumMetres: maximumTripMetres,
+                              attempts: Self.destinationAttempts)
     }
 
     /// A place uniformly in the city.
@@ -70,12 +73,36 @@ final class CityModel {
         let choice = distribution.sample(using: random)
         guard choice > 0 else { return drawUniform(random) }
         let spot = hotspots[choice - 1]
-        // Uniform in the disc around the hotspot, clipped to the city.
-        let r = spot.radius * random.uniform().squareRoot(), angle = 2 * Double.pi * random.uniform()
-        return clip(Position(x: spot.centre.x + r * cos(angle), y: spot.centre.y + r * sin(angle)))
+        // Uniform in the part of the disc inside the city: points outside are drawn again, not
+        // clipped (clipping would pile their probability onto the city's edges). The centre lies in
+        // the city (scenario validation), so at least a quarter of the disc is inside.
+        while true {
+            let r = spot.radius * random.uniform().squareRoot(), angle = 2 * Double.pi * random.uniform()
+            let p = Position(x: spot.centre.x + r * cos(angle), y: spot.centre.y + r * sin(angle))
+            if p.x >= 0, p.x <= geometry.width, p.y >= 0, p.y <= geometry.height { return p }
+        }
     }
 
+    /// The nearest place in the city (the planner's appointments near another place use it).
     func clip(_ p: Position) -> Position {
         Position(x: min(max(p.x, 0), geometry.width), y: min(max(p.y, 0), geometry.height))
+    }
+}
+
+/// No destination in the scenario's trip-length band could be drawn for an origin.
+///
+/// Invariant: `attempts` destinations were drawn from the destination distribution and every one was
+/// closer than `minimumMetres` or farther than `maximumMetres` (metric distance) from `origin`.
+struct TripLengthError: Error, CustomStringConvertible {
+    let origin: Position
+    let minimumMetres: Double, maximumMetres: Double
+    let attempts: Int
+
+    var description: String {
+        let band = maximumMetres.isFinite
+            ? "between demand.min_trip_km = \(minimumMetres / 1000) and demand.max_trip_km = \(maximumMetres / 1000) km"
+            : "at least demand.min_trip_km = \(minimumMetres / 1000) km"
+        return "no destination \(band) from the origin (\(origin.x), \(origin.y)) m in \(attempts) draws: "
+            + "the trip-length band is out of reach of the destination distribution; widen it"
     }
 }

@@ -3,8 +3,13 @@ import DispatchCore
 /// Everything random about one customer who appears at `now`: where from and to,
 /// whether they reserve (and for when), their patience and whether and when they
 /// cancel. Drawn in one fixed order from the demand streams only (arrivals, places,
-/// patience), so the simulator and the load generator see the same customers for
-/// the same seed (common random numbers).
+/// reservations, patience), so the simulator and the load generator see the same customers
+/// for the same seed (common random numbers). Every customer makes the same draws from
+/// each stream whatever the reservation share, so changing it moves no other customer.
+///
+/// The reservation lead is uniform in [`lead_min_hours`, `lead_max_hours`] as the scenario
+/// says; a lead shorter than `dispatch.reservation_min_lead_s` is not raised: the core
+/// refuses that request (D11) and the simulator counts it.
 ///
 /// Invariant: `meetingTime` is set exactly when `reserves`; `cancelDelay` is 0
 /// unless `cancels`.
@@ -20,15 +25,19 @@ struct CustomerDraw {
     var cancelDelay: Double
 
     /// Draws the customer appearing at `now`.
-    init(at now: Double, scenario: Scenario, city: CityModel,
-         arrivals: RandomStream, places: RandomStream, patienceRandom: RandomStream) {
+    ///
+    /// - Throws: `TripLengthError` when no destination in the trip-length band can be drawn.
+    init(at now: Double, scenario: Scenario, city: CityModel, arrivals: RandomStream, places: RandomStream,
+         reservations: RandomStream, patienceRandom: RandomStream) throws(TripLengthError) {
         let d = scenario.demand
         origin = city.drawOrigin(places)
-        destination = city.drawDestination(from: origin, places)
+        destination = try city.drawDestination(from: origin, places)
         drawnCustomer = d.customers > 0 ? arrivals.uniformInt(below: d.customers) : -1
-        reserves = d.reservations.share > 0 && arrivals.bernoulli(d.reservations.share)
-        let lead = max(d.reservations.leadMinHours * 3600, scenario.dispatch.reservationMinLeadSeconds)
-        let meeting = now + arrivals.uniform(in: lead..<max(lead + 1, d.reservations.leadMaxHours * 3600))
+        // Two draws per customer, always, from the reservations stream.
+        let share = d.reservations.share, u = reservations.uniform()
+        reserves = share > 0 && u < share
+        let lead = d.reservations.leadMinHours * 3600, longest = d.reservations.leadMaxHours * 3600
+        let meeting = now + lead + reservations.uniform() * max(0, longest - lead)
         meetingTime = reserves ? meeting : nil
         patience = patienceRandom.duration(d.patience)
         cancels = d.cancellation.probability > 0 && patienceRandom.bernoulli(d.cancellation.probability)

@@ -27,7 +27,7 @@ struct PlannerDayGenerator {
         criteria = try planner.profiles.map { try DiscreteDistribution(weights: $0.criteria.weights) }
     }
 
-    func draw(_ random: RandomStream) -> PlannerDay {
+    func draw(_ random: RandomStream) throws -> PlannerDay {
         let index = profiles.sample(using: random)
         let profile = planner.profiles[index]
         let home = city.drawUniform(random)
@@ -53,7 +53,7 @@ struct PlannerDayGenerator {
             if let near = template.near {
                 place = around(places[near] ?? home, radius: template.radiusKm * 1000, random)
             } else {
-                place = city.drawDestination(from: home, random)
+                place = try city.drawDestination(from: home, random)
             }
             places[template.title] = place
             let timing: AppointmentTiming

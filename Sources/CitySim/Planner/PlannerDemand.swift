@@ -61,7 +61,7 @@ struct PlannerDemand {
         var demand = PlannerDemand()
         var ordered: [(leg: PlannedTaxiLeg, sequence: Int)] = []
         for user in 0..<planner.users {
-            let day = generator.draw(random)
+            let day = try generator.draw(random)
             let planAt = day.conditions.now
             let dayPlanner = DayPlanner(conditions: day.conditions, carTravel: city.travel, transit: transit, taxi: quotes)
             let plan = dayPlanner.plan(day.appointments, criterion: day.criterion)

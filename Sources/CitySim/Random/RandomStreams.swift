@@ -21,6 +21,7 @@ public final class RandomStreams {
         public static let driverBehaviour = "driverBehaviour"
         public static let rideTimes = "rideTimes"
         public static let patience = "patience"
+        public static let reservations = "reservations"
     }
 
     /// The scenario seed.
@@ -46,6 +47,9 @@ public final class RandomStreams {
     public var rideTimes: RandomStream { stream(named: Name.rideTimes) }
     /// How long customers wait before giving up.
     public var patience: RandomStream { stream(named: Name.patience) }
+    /// Whether a customer reserves, and how far ahead: its own stream, so a reservation share
+    /// above zero does not shift the arrivals of every later customer.
+    public var reservations: RandomStream { stream(named: Name.reservations) }
 
     /// The stream called `name`, created on first use.
     ///

@@ -65,7 +65,7 @@ extension Scenario {
         public var xKm: Double
         /// `y_km` — centre, km from the south edge. Required, in [0, height_km].
         public var yKm: Double
-        /// `radius_km` — points are drawn uniformly in this disc (clipped to the city). Number > 0, default 0.5.
+        /// `radius_km` — points are drawn uniformly in the part of this disc inside the city (points outside are drawn again). Number > 0, default 0.5.
         public var radiusKm: Double
         /// `origin_weight` — relative weight as a request origin. Number >= 0, default 1.
         public var originWeight: Double

@@ -11,11 +11,14 @@ extension Scenario {
         public var rateFactorByHour: [Double]
         /// `scale` — multiplies the whole rate (sweeps use it). Number >= 0, default 1.
         public var scale: Double
-        /// `min_trip_km` — destinations closer than this (metric distance, km) to the origin are drawn again.
-        /// Number >= 0 and < the city's larger side, default 0.
+        /// `min_trip_km` — destinations closer than this to the origin, in the city's metric (Manhattan or
+        /// straight line, without the detour factor), are drawn again, as often as needed: trips follow the
+        /// destination distribution conditioned on the length band exactly. A run fails with an error naming
+        /// these keys if 10,000 draws from one origin all miss the band. Number >= 0 and < the city's larger
+        /// side, default 0.
         public var minTripKm: Double
-        /// `max_trip_km` — destinations farther than this (straight line, km) from the origin are drawn
-        /// again (after 50 tries, a place uniformly within this distance). Number > min_trip_km; default: no limit.
+        /// `max_trip_km` — destinations farther than this (same metric) from the origin are drawn again, as
+        /// for `min_trip_km`. Number > min_trip_km; default: no limit.
         public var maxTripKm: Double?
         /// `reservations` — customers who reserve ahead instead of asking now (D11). Default: none.
         public var reservations: Reservations

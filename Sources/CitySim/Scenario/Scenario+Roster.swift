@@ -1,9 +1,13 @@
 /// One taxi of the fleet with its code and shift intervals.
 ///
-/// Invariant: intervals are in simulated seconds, ordered, each `start < end`,
-/// clipped to start at 0 (a shift begun the day before still runs at 00:00).
+/// Invariant: intervals are in simulated seconds, ordered, each `start < end`, disjoint and
+/// not touching (a shift that ends when the next day's begins, such as 00:00–24:00, is one
+/// interval: the driver carries on over midnight), clipped to start at 0 (a shift begun the
+/// day before still runs at 00:00).
 public struct RosterEntry: Sendable, Equatable {
     public var taxiCode: String
+    /// Index of the taxi's shift in `fleet.shifts`.
+    public var shift: Int
     public var shifts: [ShiftInterval]
 }
 
@@ -18,7 +22,7 @@ extension Scenario {
     /// every simulated day has each shift, staggered across the shift's taxis.
     public func roster(horizon: Double) -> [RosterEntry] {
         var roster: [RosterEntry] = []
-        for shift in fleet.shifts {
+        for (shiftIndex, shift) in fleet.shifts.enumerated() {
             let count = fleet.taxis(in: shift)
             let start = Double(shift.start.minutes) * 60
             let length = Double(shift.durationMinutes) * 60
@@ -28,10 +32,15 @@ extension Scenario {
                 var day = -1.0
                 while day * 86400 + start + offset < horizon {
                     let s = day * 86400 + start + offset, e = s + length
-                    if e > 0 { intervals.append(ShiftInterval(start: max(0, s), end: e)) }
+                    if let last = intervals.last, last.end >= s {
+                        intervals[intervals.count - 1].end = max(last.end, e)  // carries on over midnight
+                    } else if e > 0 {
+                        intervals.append(ShiftInterval(start: max(0, s), end: e))
+                    }
                     day += 1
                 }
-                roster.append(RosterEntry(taxiCode: "\(shift.name.prefix(3).uppercased())-\(roster.count)", shifts: intervals))
+                roster.append(RosterEntry(taxiCode: "\(shift.name.prefix(3).uppercased())-\(roster.count)", shift: shiftIndex,
+                                          shifts: intervals))
             }
         }
         return roster

@@ -10,8 +10,14 @@ extension CitySimulation {
             case .offer(let driver, let request, let expiresAt):
                 rides[request.rawValue].offers += 1
                 let d = Int32(driver.rawValue)
-                noteLeftQueue(d)
-                drivers[Int(d)].generation &+= 1  // a drift in progress is void
+                let ride = rides[request.rawValue]
+                queueOrder.checkOffer(to: d, zone: ride.originZone, excluded: ride.excludedTaxis, counts: ride.requestedAt >= warmup)
+                drivers[Int(d)].offeredFromZone = queueOrder.zone(of: d) ?? -1
+                drivers[Int(d)].offeredFromStamp = queueOrder.stamp(of: d)
+                queueOrder.leave(d)
+                noteLeftQueue(d, byOffer: true)
+                drivers[Int(d)].generation &+= 1  // a drift in progress is void: the taxi stays where the core has it
+                drivers[Int(d)].pendingPosition = nil
                 let behaviour = scenario.drivers
                 guard !behaviourRandom.bernoulli(behaviour.neverAnswerShare) else { break }  // silent: D4 will fire
                 let delay = behaviourRandom.duration(behaviour.responseTime)
@@ -22,7 +28,9 @@ extension CitySimulation {
             case .offerWithdrawn(let driver, let request):
                 let d = Int32(driver.rawValue)
                 drivers[Int(d)].generation &+= 1  // a pending answer is void
-                if case .timerFired(let timer) = command, timer.kind == .offerTimeout { rides[request.rawValue].timeouts += 1 }
+                var timedOut = false
+                if case .timerFired(let timer) = command, timer.kind == .offerTimeout { timedOut = true }
+                noteOfferTakenBack(d, request, timedOut: timedOut)
                 settle(d)
             case .customerNotified(let request, _, _, let eta), .reassigned(let request, _, _, let eta):
                 startPickupDrive(request, eta: eta)
@@ -30,6 +38,8 @@ extension CitySimulation {
                 // D9: too late. The driver finishes the drive, then turns available there.
                 let d = Int32(driver.rawValue)
                 finishBusy(d)
+                rides[request.rawValue].reassignments += 1
+                rides[request.rawValue].excludedTaxis.append(d)
                 drivers[Int(d)].generation &+= 1
                 drivers[Int(d)].pendingPosition = rides[request.rawValue].origin
                 schedule(.turnsAvailable(driver: d, generation: drivers[Int(d)].generation),
@@ -42,7 +52,7 @@ extension CitySimulation {
                 rides[request.rawValue].outcome = .cancelled
             case .fareCharged(let request, let driver, let amount):
                 rides[request.rawValue].fare += amount
-                drivers[driver.rawValue].earnings += amount
+                if now >= warmup { drivers[driver.rawValue].earnings += amount }
             case .rideCompleted(let request, _):
                 rides[request.rawValue].outcome = .served
                 rides[request.rawValue].dropoffAt = now
@@ -54,6 +64,21 @@ extension CitySimulation {
         }
     }
 
+    /// An offer was taken back. D4: a silent taxi may no longer get this request and, under
+    /// `on_timeout: requeue`, joins the tail of its zone's queue. Otherwise (the customer cancelled or
+    /// gave up) the taxi takes back its place in the queue it was offered from.
+    private func noteOfferTakenBack(_ d: Int32, _ request: RequestID, timedOut: Bool) {
+        if timedOut {
+            rides[request.rawValue].timeouts += 1
+            rides[request.rawValue].excludedTaxis.append(d)
+            if scenario.dispatch.onTimeout == .requeue, let here = core.position(of: drivers[Int(d)].id) {
+                queueOrder.joinTail(d, zone: zoneIndex(of: here))
+            }
+        } else if drivers[Int(d)].offeredFromZone >= 0 {
+            queueOrder.rejoin(d, zone: drivers[Int(d)].offeredFromZone, stamp: drivers[Int(d)].offeredFromStamp)
+        }
+    }
+
     /// D8: the accepting driver drives to the pickup (a reservation's customer comes at the meeting time).
     private func startPickupDrive(_ request: RequestID, eta: Double) {
         guard case .accepted(let driver) = core.status(of: request) else { return }
@@ -62,7 +87,9 @@ extension CitySimulation {
         rides[request.rawValue].acceptedAt = now
         rides[request.rawValue].driver = driver
         drivers[Int(d)].busySince = now
-        let arrival = now + (scenario.validation.enabled && scenario.validation.pickup == .instant ? 0 : drive(eta))
+        // The actual drive: the estimate times the request's own noise (D9 can fire).
+        let instant = scenario.validation.enabled && scenario.validation.pickup == .instant
+        let arrival = now + (instant ? 0 : eta * rides[request.rawValue].draw.pickupNoise)
         drivers[Int(d)].expectedArrival = arrival
         let pickup = max(arrival, rides[request.rawValue].meetingTime ?? arrival)
         schedule(.reachesPickup(driver: d, request: request, generation: drivers[Int(d)].generation), at: pickup)

@@ -5,7 +5,7 @@ import DispatchCore
 extension CitySimulation {
     func handle(_ event: SimEvent) throws {
         switch event {
-        case .arrival: customerArrives()
+        case .arrival: try customerArrives()
         case .plannerLeg: bookPlannerLeg()
         case .shiftStarts(let d): shiftStarts(d)
         case .shiftEnds(let d): shiftEnds(d)
@@ -22,6 +22,8 @@ extension CitySimulation {
         case .driftArrives(let d, let generation):
             guard drivers[Int(d)].generation == generation, let target = drivers[Int(d)].pendingPosition else { return }
             drivers[Int(d)].pendingPosition = nil
+            // D2: a queued taxi that reaches another zone joins the tail of its queue (noted before the command).
+            if let zone = queueOrder.zone(of: d), zoneIndex(of: target) != zone { queueOrder.joinTail(d, zone: zoneIndex(of: target)) }
             command(.updatePosition(drivers[Int(d)].id, target))
         case .customerCancels(let request):
             command(.cancel(request, by: rides[request.rawValue].customer))  // refused once accepted (D10)
@@ -37,12 +39,15 @@ extension CitySimulation {
 
     /// A customer appears. Every random draw for the customer is made first, in
     /// a fixed order and from demand streams only, so the same seed gives the
-    /// same customers whatever the fleet or policy (common random numbers).
-    private func customerArrives() {
+    /// same customers whatever the fleet or policy (common random numbers);
+    /// the request's ride times are drawn now too (`RideDraw`).
+    private func customerArrives() throws {
         let now = events.now
+        // The customer first, then the gap to the next one: the order the load generator draws in.
+        let draw = try CustomerDraw(at: now, scenario: scenario, city: city, arrivals: arrivalsRandom,
+                                    places: placesRandom, reservations: reservationsRandom, patienceRandom: patienceRandom)
         if let next = demand.nextArrival(after: now, horizon: horizon, arrivalsRandom) { schedule(.arrival, at: next) }
-        let draw = CustomerDraw(at: now, scenario: scenario, city: city, arrivals: arrivalsRandom,
-                                places: placesRandom, patienceRandom: patienceRandom)
+        let rideDraw = RideDraw(scenario: scenario, ridesRandom)
         let (origin, destination, drawnCustomer, reserves) = (draw.origin, draw.destination, draw.drawnCustomer, draw.reserves)
         let meeting = draw.meetingTime ?? 0
         let patience = draw.patience
@@ -52,17 +57,29 @@ extension CitySimulation {
         let zone = (try? city.geometry.zone(of: origin))?.index ?? 0
         rides.append(RideRecord(id: id, customer: customer, isReservation: reserves, requestedAt: now,
                                 meetingTime: reserves ? meeting : nil, origin: origin, destination: destination,
-                                originZone: zone))
-        let accepted = reserves
-            ? command(.reserveRide(id, customer: customer, origin: origin, destination: destination, meetingTime: meeting))
-            : command(.requestRide(id, customer: customer, origin: origin, destination: destination, patience: patience))
-        guard accepted else {
-            rides.removeLast()  // D12: this customer already has an open request; they do not ask twice
+                                originZone: zone, draw: rideDraw))
+        let refusal = reserves
+            ? attempt(.reserveRide(id, customer: customer, origin: origin, destination: destination, meetingTime: meeting))
+            : attempt(.requestRide(id, customer: customer, origin: origin, destination: destination, patience: patience))
+        if let refusal {
+            rides.removeLast()  // the core refused the request: counted, not recorded as a ride
+            countRefusal(refusal)
             return
         }
         if drawnCustomer < 0 { nextCustomer += 1 }
         if let cancelAt = draw.cancelTime(requestedAt: now, cutoffSeconds: scenario.dispatch.reservationCancelCutoffSeconds) {
             schedule(.customerCancels(request: id), at: cancelAt)
+        }
+    }
+
+    /// Counts a request the core refused, by reason, when made after the warm-up: D12 (the customer
+    /// already has an open immediate request; they do not ask twice) or D11 (the lead is too short).
+    func countRefusal(_ refusal: DispatchError) {
+        guard events.now >= warmup else { return }
+        switch refusal {
+        case .customerHasOpenRequest: refusedOpenRequest += 1
+        case .reservationTooSoon: refusedTooSoon += 1
+        default: preconditionFailure("the dispatch core refused a simulated request: \(refusal)")
         }
     }
 
@@ -73,6 +90,10 @@ extension CitySimulation {
         if accepts {
             mustCommand(.accept(id, request))
         } else {
+            rides[request.rawValue].excludedTaxis.append(d)  // D5: not offered this request again
+            if scenario.dispatch.onDecline == .requeue, let here = core.position(of: id) {
+                queueOrder.joinTail(d, zone: zoneIndex(of: here))
+            }
             mustCommand(.decline(id, request))
             rides[request.rawValue].declines += 1
         }
@@ -85,23 +106,17 @@ extension CitySimulation {
         let ride = rides[request.rawValue]
         let duration: Double
         if scenario.validation.enabled {
-            duration = ridesRandom.duration(scenario.validation.serviceTime)
+            duration = ride.draw.serviceTime
         } else {
-            duration = drive(city.travel.travelTime(from: ride.origin, to: ride.destination, departingAt: events.now))
+            duration = ride.draw.rideNoise * city.travel.travelTime(from: ride.origin, to: ride.destination, departingAt: events.now)
         }
         schedule(.reachesDestination(driver: d, request: request), at: events.now + duration)
     }
 
     private func reachDestination(_ d: Int32, _ request: RequestID) {
         mustCommand(.droppedOff(drivers[Int(d)].id, request, at: rides[request.rawValue].destination))
-        drivers[Int(d)].rides += 1
+        if events.now >= warmup { drivers[Int(d)].rides += 1 }
         finishBusy(d)
         becomeFree(d)
-    }
-
-    /// An actual drive time around the estimate (lognormal noise, D9 can fire).
-    func drive(_ estimate: Double) -> Double {
-        let cv = scenario.drivers.travelTimeCV
-        return cv > 0 ? estimate * ridesRandom.lognormal(mean: 1, cv: cv) : estimate
     }
 }

@@ -6,7 +6,8 @@ extension CitySimulation {
     func setUpFleet() throws {
         for (index, entry) in scenario.roster(horizon: horizon).enumerated() {
             let driver = DriverID(index)
-            drivers.append(SimDriver(id: driver, shifts: entry.shifts.map { ($0.start, $0.end) }))
+            drivers.append(SimDriver(id: driver, shift: entry.shift, shifts: entry.shifts.map { ($0.start, $0.end) }))
+            queueOrder.addTaxi()
             mustCommand(.addDriver(driver, taxiCode: entry.taxiCode))
             for interval in entry.shifts {
                 schedule(.shiftStarts(driver: Int32(index)), at: interval.start)
@@ -25,6 +26,7 @@ extension CitySimulation {
         drivers[Int(d)].onShift = true
         drivers[Int(d)].leaving = false
         drivers[Int(d)].shiftStartedAt = events.now
+        drivers[Int(d)].shiftsStarted += 1
         if let breaks = scenario.drivers.breaks { drivers[Int(d)].nextBreakAt = events.now + breaks.everyHours * 3600 }
         becomeAvailable(d)
     }
@@ -44,12 +46,14 @@ extension CitySimulation {
         switch status {
         case .available, .unavailable:
             if drivers[Int(d)].leaving {
-                noteLeftQueue(d)
+                noteLeftQueue(d, byOffer: false)
+                queueOrder.leave(d)
                 mustCommand(.endShift(id))
                 drivers[Int(d)].generation &+= 1
+                drivers[Int(d)].pendingPosition = nil  // a drift or a move in progress ends with the shift
                 drivers[Int(d)].onShift = false
                 drivers[Int(d)].leaving = false
-                drivers[Int(d)].shiftSeconds += events.now - drivers[Int(d)].shiftStartedAt
+                drivers[Int(d)].shiftSeconds += inWindow(from: drivers[Int(d)].shiftStartedAt, to: events.now)
             } else if status == .unavailable {
                 drivers[Int(d)].generation &+= 1
                 let delay = behaviourRandom.duration(scenario.drivers.rejoinAfterDecline)
@@ -89,6 +93,11 @@ extension CitySimulation {
     /// D2: the driver turns available and joins the tail of the zone queue.
     func becomeAvailable(_ d: Int32) {
         drivers[Int(d)].availableSince = events.now
+        // Noted before the command: the core may hand the taxi an offer within it. A taxi already
+        // available keeps its place (D2).
+        if core.status(of: drivers[Int(d)].id) == .unavailable, let here = core.position(of: drivers[Int(d)].id) {
+            queueOrder.joinTail(d, zone: zoneIndex(of: here))
+        }
         mustCommand(.setAvailable(drivers[Int(d)].id, true))
         guard scenario.drivers.idle == .drift, case .available = core.status(of: drivers[Int(d)].id),
               let here = core.position(of: drivers[Int(d)].id), let spot = city.nearestHotspot(to: here),
@@ -99,17 +108,33 @@ extension CitySimulation {
         schedule(.driftArrives(driver: d, generation: drivers[Int(d)].generation), at: events.now + duration)
     }
 
-    /// The taxi stopped waiting in a queue: count the drivers' side of waiting.
-    func noteLeftQueue(_ d: Int32) {
+    /// The zone index of a position in the city.
+    func zoneIndex(of position: Position) -> Int { (try? city.geometry.zone(of: position))?.index ?? 0 }
+
+    /// The part of [from, to) inside the measurement window [warm-up, horizon), seconds.
+    func inWindow(from start: Double, to end: Double) -> Double {
+        max(0, min(end, horizon) - max(start, warmup))
+    }
+
+    /// The taxi stopped waiting in a queue: count the drivers' side of waiting. A wait counts in the
+    /// mean when it began in the window and ended with an offer; ended otherwise it is censored.
+    func noteLeftQueue(_ d: Int32, byOffer: Bool) {
         guard let since = drivers[Int(d)].availableSince else { return }
-        drivers[Int(d)].queueWaitSeconds += events.now - since
-        drivers[Int(d)].queueWaits += 1
+        drivers[Int(d)].queueSeconds += inWindow(from: since, to: events.now)
+        if since >= warmup {
+            if byOffer {
+                drivers[Int(d)].queueWaitSeconds += events.now - since
+                drivers[Int(d)].queueWaits += 1
+            } else {
+                drivers[Int(d)].censoredQueueWaits += 1
+            }
+        }
         drivers[Int(d)].availableSince = nil
     }
 
     func finishBusy(_ d: Int32) {
         guard let since = drivers[Int(d)].busySince else { return }
-        drivers[Int(d)].busySeconds += events.now - since
+        drivers[Int(d)].busySeconds += inWindow(from: since, to: events.now)
         drivers[Int(d)].busySince = nil
     }
 
@@ -121,13 +146,15 @@ extension CitySimulation {
         hourly.append(sample)
     }
 
-    /// Closes the books at the horizon: shift and busy time of drivers still out.
+    /// Closes the books at the horizon: shift, busy and queue time of drivers still out (clipped
+    /// to the window); waits still open are censored.
     func closeBooks() {
         for d in drivers.indices {
-            if drivers[d].onShift { drivers[d].shiftSeconds += horizon - drivers[d].shiftStartedAt }
-            if let since = drivers[d].busySince { drivers[d].busySeconds += horizon - since }
+            if drivers[d].onShift { drivers[d].shiftSeconds += inWindow(from: drivers[d].shiftStartedAt, to: horizon) }
+            if let since = drivers[d].busySince { drivers[d].busySeconds += inWindow(from: since, to: horizon) }
             if let since = drivers[d].availableSince, drivers[d].onShift {
-                drivers[d].queueWaitSeconds += horizon - since
+                drivers[d].queueSeconds += inWindow(from: since, to: horizon)
+                if since >= warmup { drivers[d].censoredQueueWaits += 1 }
             }
         }
     }

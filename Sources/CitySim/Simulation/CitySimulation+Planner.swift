@@ -18,17 +18,18 @@ extension CitySimulation {
         let zone = (try? city.geometry.zone(of: leg.origin))?.index ?? 0
         rides.append(RideRecord(id: id, customer: customer, isReservation: leg.isReservation, requestedAt: now,
                                 meetingTime: leg.isReservation ? leg.departure : nil, origin: leg.origin,
-                                destination: leg.destination, originZone: zone))
-        let accepted = leg.isReservation
-            ? command(.reserveRide(id, customer: customer, origin: leg.origin, destination: leg.destination,
+                                destination: leg.destination, originZone: zone, draw: RideDraw(scenario: scenario, ridesRandom)))
+        let refusal = leg.isReservation
+            ? attempt(.reserveRide(id, customer: customer, origin: leg.origin, destination: leg.destination,
                                    meetingTime: leg.departure))
-            : command(.requestRide(id, customer: customer, origin: leg.origin, destination: leg.destination,
+            : attempt(.requestRide(id, customer: customer, origin: leg.origin, destination: leg.destination,
                                    patience: leg.patience))
-        if accepted {
-            plannerBookings.append(id)
-        } else {
+        if let refusal {
             rides.removeLast()
             plannerBookings.append(nil)
+            countRefusal(refusal)
+        } else {
+            plannerBookings.append(id)
         }
     }
 }

@@ -20,9 +20,12 @@ public final class CitySimulation {
     let streams: RandomStreams
     /// Demand streams (arrivals, places, patience) are drawn per customer only, so grid points of
     /// a sweep that share a seed see the same customers (common random numbers).
-    let arrivalsRandom, placesRandom, patienceRandom: RandomStream
-    /// Model-response streams: drivers' behaviour, drive and ride times, taxis' start places.
-    let behaviourRandom, ridesRandom, fleetRandom: RandomStream
+    let arrivalsRandom, placesRandom, patienceRandom, reservationsRandom: RandomStream
+    /// Model-response streams: drivers' behaviour and taxis' start places.
+    let behaviourRandom, fleetRandom: RandomStream
+    /// Ride times and drive noise, drawn once per request when it is made (`RideDraw`), so two
+    /// configurations sharing a seed see the same rides (common random numbers).
+    let ridesRandom: RandomStream
     let demand: DemandProcess
     /// The planner users' planned taxi legs (nil without a `planner` section).
     let plannerDemand: PlannerDemand?
@@ -34,6 +37,11 @@ public final class CitySimulation {
     var effects: [Effect] = []
     var nextCustomer = 0
     var eventCount = 0
+    /// Requests made after the warm-up that the core refused (not in `rides`): D12 (the customer
+    /// already has an open immediate request) and D11 (a reservation lead below the minimum).
+    var refusedOpenRequest = 0, refusedTooSoon = 0
+    /// The simulator's own record of the zone queues, to check their order (D15) independently of the core.
+    var queueOrder = QueueOrderCheck(zones: 0)
     /// Set to see progress on standard error for long runs.
     public var showsProgress = false
     /// Set to check the core's invariants after every `invariantCheckInterval`-th event and at the end (slow; tests use it).
@@ -59,6 +67,8 @@ public final class CitySimulation {
         behaviourRandom = streams.driverBehaviour
         ridesRandom = streams.rideTimes
         patienceRandom = streams.patience
+        reservationsRandom = streams.reservations
+        queueOrder = QueueOrderCheck(zones: city.geometry.zoneCount)
         fleetRandom = streams.stream(named: "fleet")
         demand = DemandProcess(ratePerHour: (0..<24).map(scenario.demand.rate(atHour:)))
         if let planner = scenario.planner {
@@ -112,15 +122,18 @@ public final class CitySimulation {
     /// Hands a command to the core and applies its effects. Refusals the
     /// model expects (a customer cancelling too late) come back as false.
     @discardableResult
-    func command(_ command: Command) -> Bool {
+    func command(_ command: Command) -> Bool { attempt(command) == nil }
+
+    /// Hands a command to the core and applies its effects; the core's reason when it refuses.
+    func attempt(_ command: Command) -> DispatchError? {
         effects.removeAll(keepingCapacity: true)
-        do {
+        do throws(DispatchError) {
             try core.handle(command, at: events.now, into: &effects)
         } catch {
-            return false
+            return error
         }
         apply(effects, of: command)
-        return true
+        return nil
     }
 
     /// Like `command`, for commands the model only issues when they must succeed.

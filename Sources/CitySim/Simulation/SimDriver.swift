@@ -4,6 +4,8 @@ import DispatchCore
 /// the driver's own clockwork and the figures measured about them.
 struct SimDriver {
     let id: DriverID
+    /// Index of the driver's shift in `fleet.shifts`.
+    let shift: Int
     /// Shift intervals [start, end) in simulated seconds.
     var shifts: [(start: Double, end: Double)]
     var onShift = false
@@ -19,17 +21,28 @@ struct SimDriver {
     /// Where the driver will be when the current drive ends (for a lost ride, D9).
     var expectedArrival = 0.0
     var pendingPosition: Position?
+    /// The queue place the driver had when the current offer reached them: (zone, stamp) of `QueueOrderCheck`.
+    var offeredFromZone = -1, offeredFromStamp = 0
+    /// Shifts begun (a shift carried on over midnight is one).
+    var shiftsStarted = 0
 
-    // Measured figures.
+    // Measured figures, all over the measurement window [warm-up, horizon): time is clipped to it,
+    // rides and earnings count when they happen in it.
     var shiftSeconds = 0.0
     var busySeconds = 0.0
+    /// Time spent available in a zone queue.
+    var queueSeconds = 0.0
+    /// Waits in a queue begun in the window and ended by an offer: their total length and number.
     var queueWaitSeconds = 0.0
     var queueWaits = 0
+    /// Waits in a queue begun in the window and ended otherwise (shift end, horizon): censored.
+    var censoredQueueWaits = 0
     var rides = 0
     var earnings = 0.0
 
-    init(id: DriverID, shifts: [(start: Double, end: Double)]) {
+    init(id: DriverID, shift: Int, shifts: [(start: Double, end: Double)]) {
         self.id = id
+        self.shift = shift
         self.shifts = shifts
     }
 }
@@ -45,6 +58,8 @@ struct RideRecord {
     let origin: Position
     let destination: Position
     let originZone: Int
+    /// The request's ride times and drive noise, drawn when it was made.
+    let draw: RideDraw
     var outcome = Outcome.pending
     var acceptedAt: Double?
     var pickupAt: Double?
@@ -53,5 +68,9 @@ struct RideRecord {
     var offers = 0
     var declines = 0
     var timeouts = 0
+    /// D9: times the request passed to another taxi because its taxi was too late.
+    var reassignments = 0
+    /// Taxis the request may no longer go to (D4 timeout, D5 decline, D9 lateness), as the simulator saw them.
+    var excludedTaxis: [Int32] = []
     var fare = 0.0
 }
