@@ -12,7 +12,7 @@ extension RunResult {
         }
         let driverRows = sim.drivers.map { d in
             DriverRow(id: d.id.rawValue, rides: d.rides, earnings: d.earnings, shiftHours: d.shiftSeconds / 3600,
-                      busyHours: d.busySeconds / 3600, queueWaitHours: d.queueWaitSeconds / 3600)
+                      busyHours: d.busySeconds / 3600, queueWaitHours: d.queueSeconds / 3600)
         }
         rides = rideRows
         drivers = driverRows
@@ -35,9 +35,13 @@ extension RunResult {
             case "rejected": counts.rejected += 1
             case "cancelled": counts.cancelled += 1
             case "expired": counts.expired += 1
-            default: counts.pendingAtEnd += 1
+            default:
+                counts.pendingAtEnd += 1
+                if ride.pickupAt != nil { counts.underWayAtEnd += 1 } else { counts.waitingAtEnd += 1 }
             }
         }
+        counts.refusedOpenRequest = sim.refusedOpenRequest
+        counts.refusedTooSoon = sim.refusedTooSoon
         var offers = RunSummary.OfferCounts()
         for ride in rides {
             offers.sent += ride.offers
@@ -65,31 +69,43 @@ extension RunResult {
             taxis: working.count,
             utilization: shiftHours > 0 ? working.reduce(0) { $0 + $1.busyHours } / shiftHours : 0,
             meanQueueWaitS: queueWaits > 0 ? sim.drivers.reduce(0) { $0 + $1.queueWaitSeconds } / Double(queueWaits) : 0,
-            madReassignments: sim.core.statistics.madReassignments)
+            queueWaits: queueWaits, queueWaitsCensored: sim.drivers.reduce(0) { $0 + $1.censoredQueueWaits },
+            madReassignments: rides.reduce(0) { $0 + sim.rides[$1.id].reassignments })
         let fairness = RunSummary.FairnessFigures(
             jainRidesPerShiftHour: Statistics.jain(working.map { Double($0.rides) / $0.shiftHours }),
             giniEarnings: Statistics.gini(working.map { $0.earnings / $0.shiftHours }),
-            fifoViolations: sim.core.statistics.fifoViolations)
+            fifoViolations: sim.queueOrder.violations, fifoOffersChecked: sim.queueOrder.offersChecked,
+            byShift: ShiftFairnessBuilder.figures(sim, rides: allRides))
         let measuredHours = sim.scenario.durationHours - sim.scenario.warmupHours
+        // Rides under way at the horizon count: requests of the window picked up before it.
+        let pickedUp = rides.reduce(0) { $0 + ($1.pickupAt != nil ? 1 : 0) }
         return RunSummary(
             scenario: sim.scenario.name, scenarioHash: sim.scenario.canonicalHash, commit: nil, seed: sim.seed,
             replication: sim.streams.replication, policy: sim.core.policy.name,
             simulatedHours: sim.scenario.durationHours, warmupHours: sim.scenario.warmupHours,
-            requests: counts, waitS: Statistics.distribution(waits), assignS: Statistics.distribution(assigns),
+            requests: counts, waitS: Statistics.distribution(waits),
+            waitServedShare: share(waits.count, of: immediate.count),
+            assignS: Statistics.distribution(assigns), assignAcceptedShare: share(assigns.count, of: immediate.count),
             offers: offers, reservations: booked, fleet: fleet, fairness: fairness,
-            throughputPerHour: Double(counts.served) / measuredHours,
+            throughputPerHour: Double(pickedUp) / measuredHours,
             engine: .init(events: sim.eventCount, wallS: wallSeconds,
                           eventsPerS: wallSeconds > 0 ? Double(sim.eventCount) / wallSeconds : 0),
             perHour: hourFigures(sim, allRides), perZone: zoneFigures(sim, rides),
-            planner: sim.plannerDemand.map { PlannerSummary($0, bookings: sim.plannerBookings, rides: allRides) })
+            planner: sim.plannerDemand.map { PlannerSummary($0, bookings: sim.plannerBookings, rides: allRides) },
+            measurement: RunSummary.Measurement(fromHours: sim.scenario.warmupHours, toHours: sim.scenario.durationHours))
     }
+
+    /// `part / whole`, 0 for an empty whole.
+    static func share(_ part: Int, of whole: Int) -> Double { whole > 0 ? Double(part) / Double(whole) : 0 }
 
     private static func hourFigures(_ sim: CitySimulation, _ rides: [RideRow]) -> [RunSummary.HourFigures] {
         let hours = Int(sim.scenario.durationHours.rounded(.up))
         var figures = (0..<hours).map { RunSummary.HourFigures(hour: $0) }
         var waits = Array(repeating: [Double](), count: hours)
+        var immediate = Array(repeating: 0, count: hours)
         for ride in rides {
             let h = min(hours - 1, Int(ride.requestedAt / 3600))
+            if ride.kind == "immediate" { immediate[h] += 1 }
             figures[h].demand += 1
             if ride.outcome == "served" { figures[h].served += 1 }
             if ride.outcome == "rejected" { figures[h].rejected += 1 }
@@ -99,6 +115,7 @@ extension RunResult {
         for h in 0..<hours {
             figures[h].meanWaitS = waits[h].isEmpty ? 0 : waits[h].reduce(0, +) / Double(waits[h].count)
             figures[h].p90WaitS = Statistics.distribution(waits[h]).p90
+            figures[h].waitServedShare = share(waits[h].count, of: immediate[h])
             if h < sim.hourly.count {
                 figures[h].taxisOnShift = sim.hourly[h].taxisOnShift
                 figures[h].taxisAvailable = sim.hourly[h].taxisAvailable
@@ -110,13 +127,16 @@ extension RunResult {
     private static func zoneFigures(_ sim: CitySimulation, _ rides: [RideRow]) -> [RunSummary.ZoneFigures] {
         var waits = Array(repeating: [Double](), count: sim.city.geometry.zoneCount)
         var requests = Array(repeating: 0, count: waits.count)
+        var immediate = Array(repeating: 0, count: waits.count)
         for ride in rides {
             requests[ride.originZone] += 1
+            if ride.kind == "immediate" { immediate[ride.originZone] += 1 }
             if let wait = ride.waitS { waits[ride.originZone].append(wait) }
         }
         return waits.indices.map { zone in
             let summary = Statistics.distribution(waits[zone])
             return RunSummary.ZoneFigures(zone: zone, requests: requests[zone], meanWaitS: summary.mean, p90WaitS: summary.p90,
+                                          waitServedShare: share(waits[zone].count, of: immediate[zone]),
                                           queueLengthByHour: sim.hourly.map { Int($0.queueLengthByZone[zone]) })
         }
     }
