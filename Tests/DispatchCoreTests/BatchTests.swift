@@ -91,3 +91,11 @@ private func waitingNotices(_ effects: [Effect]) -> [Effect] {
     #expect(waitingNotices(second).isEmpty, "\(second)")
     #expect(second.wake(.batchEpoch)?.at == 90)
 }
+
+@Test func underBatchAPatientCustomerWithoutATaxiAtTheWindowsEndExpiresRatherThanBeingRejected() throws {
+    // D7: patience 30 s ends as the window closes; the customer waited, so the request expired
+    let f = try batch()
+    let opened = try f.request(1, from: point(500, 500), patience: 30)
+    #expect(try f.fire(.batchEpoch, from: opened) == [.requestExpired(RequestID(1), CustomerID(1))])
+    #expect(f.status(request: 1) == .expired)
+}
