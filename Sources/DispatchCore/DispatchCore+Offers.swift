@@ -1,4 +1,4 @@
-// MARK: - Offers and waiting requests: D3–D7, D9, D11
+// MARK: - Offers and waiting requests: D3–D7
 
 extension DispatchCore {
     func openRequest(_ slot: Int32) -> OpenRequest {
