@@ -11,9 +11,9 @@
 /// Invariant: each indexed slot is in exactly one spot, in the cell containing
 /// its position; a cell lists exactly the first taxi of each of its spots;
 /// `cellOfSlot[s] == -1` exactly when `s` is not indexed.
-struct AvailableTaxiIndex {
+struct AvailableTaxiIndex: Equatable {
     /// The first taxi of a spot, as the cell lists it.
-    struct Member { var slot: Int32; var position: Position }
+    struct Member: Equatable { var slot: Int32; var position: Position }
 
     let cellSide: Double
     let columns: Int

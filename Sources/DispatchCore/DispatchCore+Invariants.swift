@@ -50,6 +50,27 @@ extension DispatchCore {
         for (slot, request) in engagedRequestOfDriver where engagedDriverOfRequest[request] != drivers[Int(slot)].id {
             problems.append("\(drivers[Int(slot)].id) is engaged in \(request), which does not name it")
         }
+        return problems + livenessViolations()
+    }
+
+    /// Liveness: every pending request waits somewhere it will be found — in the waiting lists
+    /// (non-batch policies: also its origin zone's list) or in a batch window whose end is
+    /// scheduled — and, without a batch window, never while a taxi it may be offered is free.
+    private func livenessViolations() -> [String] {
+        var problems: [String] = []
+        let listed = Set(waiting[waitingHead...])
+        var listedInZone: Set<Int32> = []
+        for zone in waitingInZone.indices { listedInZone.formUnion(waitingInZone[zone][waitingInZoneHead[zone]...]) }
+        for (slot, request) in requests.enumerated() where request.status == .pending {
+            let s = Int32(slot)
+            if !request.waiting || !listed.contains(s) { problems.append("pending \(request.id) is in no waiting list") }
+            if policy.batchWindow != nil {
+                if batchEpochDue == nil { problems.append("pending \(request.id) waits for a batch window that is not scheduled") }
+            } else {
+                if !listedInZone.contains(s) { problems.append("pending \(request.id) is missing from its zone's waiting list") }
+                if hasEligibleTaxi(s) { problems.append("pending \(request.id) waits while an eligible taxi is available") }
+            }
+        }
         return problems
     }
 }

@@ -1,4 +1,4 @@
-// MARK: - Offers and waiting requests: D3–D7, D9, D11
+// MARK: - Offers and waiting requests: D3–D7
 
 extension DispatchCore {
     func openRequest(_ slot: Int32) -> OpenRequest {
@@ -12,6 +12,12 @@ extension DispatchCore {
     func dispatch(_ slot: Int32, effects: inout [Effect]) {
         requests[Int(slot)].status = .pending
         if let window = policy.batchWindow {
+            // D7: a customer who will not wait for a free taxi hears "no taxi" at once when
+            // there is none, not at the end of the window.
+            if now >= requests[Int(slot)].patienceDeadline, !hasEligibleTaxi(slot) {
+                noTaxiNow(slot, effects: &effects)
+                return
+            }
             wait(slot)
             scheduleBatchEpoch(window: window, effects: &effects)
             return
@@ -23,21 +29,47 @@ extension DispatchCore {
         }
     }
 
-    /// D7: reject at once, or let the customer wait until their deadline.
-    func noTaxiNow(_ slot: Int32, effects: inout [Effect]) {
-        let request = requests[Int(slot)]
-        if now < request.patienceDeadline {
-            if !request.waiting { effects.append(.waitingForTaxi(request.id, until: request.patienceDeadline)) }
-            wait(slot)
+    /// After an offer failed (D4, D5) the request passes to the next taxi — unless the
+    /// customer's patience ran out while the offer was out: then they have gone (D7).
+    func passOn(_ slot: Int32, effects: inout [Effect]) {
+        if requests[Int(slot)].patienceRanOut {
+            expire(slot, effects: &effects)
         } else {
-            finish(slot, as: request.isReservation ? .expired : .rejected)
-            effects.append(request.isReservation
-                ? .requestExpired(request.id, request.customer)
-                : .noTaxiAvailable(request.id, request.customer))
+            dispatch(slot, effects: &effects)
         }
     }
 
-    private func wait(_ slot: Int32) {
+    /// Whether any available taxi may be offered the request.
+    func hasEligibleTaxi(_ slot: Int32) -> Bool {
+        index.count > 0 && policy.selectTaxi(for: openRequest(slot), in: view) != nil
+    }
+
+    /// D7 with no eligible taxi: the customer waits until their deadline (told once per
+    /// deadline). Past it, a customer who had patience (or a reservation) has expired; one
+    /// with zero patience is answered "no taxi" at once.
+    func noTaxiNow(_ slot: Int32, effects: inout [Effect]) {
+        let request = requests[Int(slot)]
+        if now < request.patienceDeadline {
+            if request.toldWaitingUntil != request.patienceDeadline {
+                requests[Int(slot)].toldWaitingUntil = request.patienceDeadline
+                effects.append(.waitingForTaxi(request.id, until: request.patienceDeadline))
+            }
+            wait(slot)
+        } else if request.isReservation || request.patienceDeadline > request.requestedAt {
+            expire(slot, effects: &effects)
+        } else {
+            finish(slot, as: .rejected)
+            effects.append(.noTaxiAvailable(request.id, request.customer))
+        }
+    }
+
+    /// D7: the customer's patience is over before a driver accepted.
+    func expire(_ slot: Int32, effects: inout [Effect]) {
+        finish(slot, as: .expired)
+        effects.append(.requestExpired(requests[Int(slot)].id, requests[Int(slot)].customer))
+    }
+
+    func wait(_ slot: Int32) {
         guard !requests[Int(slot)].waiting else { return }
         requests[Int(slot)].waiting = true
         waiting.append(slot)
@@ -54,6 +86,7 @@ extension DispatchCore {
         requests[Int(slot)].status = .offered(drivers[Int(taxi)].id)
         requests[Int(slot)].offerGeneration &+= 1
         let expiry = now + rules.offerTimeout
+        requests[Int(slot)].offerExpiresAt = expiry
         effects.append(.offer(drivers[Int(taxi)].id, id, expiresAt: expiry))
         effects.append(.wake(at: expiry, TimerID(kind: .offerTimeout, request: id,
                                                  generation: requests[Int(slot)].offerGeneration)))
@@ -71,8 +104,10 @@ extension DispatchCore {
 
     /// Takes back an open offer of the request; the driver keeps their queue place
     /// (or, having moved to another zone meanwhile, joins its tail).
-    func withdrawOffer(of slot: Int32, effects: inout [Effect]) {
-        guard case .offered(let driver) = requests[Int(slot)].status else { return }
+    /// - Returns: the slot of the taxi set free, nil when no offer was out.
+    @discardableResult
+    func withdrawOffer(of slot: Int32, effects: inout [Effect]) -> Int32? {
+        guard case .offered(let driver) = requests[Int(slot)].status else { return nil }
         let taxi = knownSlot(of: driver)!
         if city.unsafeZoneIndex(drivers[Int(taxi)].position) == drivers[Int(taxi)].offeredFromZone {
             rejoinQueue(taxi, stamp: queues.stamp[Int(taxi)])
@@ -80,6 +115,7 @@ extension DispatchCore {
             joinQueueTail(taxi)  // D2: moved zone meanwhile, so the tail of the new zone
         }
         effects.append(.offerWithdrawn(driver, requests[Int(slot)].id))
+        return taxi
     }
 
     /// Offers waiting requests to taxis that have become available. A taxi that just turned
@@ -133,96 +169,6 @@ extension DispatchCore {
         if waitingHead > 1024, waitingHead * 2 > waiting.count {
             waiting.removeFirst(waitingHead)
             waitingHead = 0
-        }
-    }
-
-    // MARK: Timers
-
-    func timerFired(_ timer: TimerID, effects: inout [Effect]) throws(DispatchError) {
-        if timer.kind == .batchEpoch {
-            if timer.generation == batchEpochGeneration, batchEpochDue != nil { runBatch(effects: &effects) }
-            return
-        }
-        let slot = try slot(of: timer.request)
-        let request = requests[Int(slot)]
-        switch timer.kind {
-        case .offerTimeout:  // D4
-            guard case .offered(let driver) = request.status, timer.generation == request.offerGeneration else { return }
-            let taxi = knownSlot(of: driver)!
-            statistics.offersTimedOut += 1
-            requests[Int(slot)].excluded.append(taxi)
-            effects.append(.offerWithdrawn(driver, request.id))
-            switch rules.onTimeout {
-            case .requeue: joinQueueTail(taxi)
-            case .disconnect: drivers[Int(taxi)].status = .unavailable
-            }
-            dispatch(slot, effects: &effects)
-            if rules.onTimeout == .requeue { serveWaitingRequests(freed: taxi, effects: &effects) }
-        case .maximumAllowedDelay:  // D9
-            guard case .accepted(let driver) = request.status, timer.generation == request.assignmentGeneration else { return }
-            let taxi = knownSlot(of: driver)!
-            statistics.madReassignments += 1
-            drivers[Int(taxi)].status = .unavailable
-            effects.append(.assignmentRevoked(driver, request.id))
-            requests[Int(slot)].excluded.append(taxi)
-            // The customer was promised a taxi: they wait for the next one at least as long as the slack.
-            let deadline = max(request.patienceDeadline, now + rules.madSlack)
-            if deadline > request.patienceDeadline {
-                requests[Int(slot)].patienceDeadline = deadline
-                effects.append(.wake(at: deadline, TimerID(kind: .patience, request: request.id, generation: 0)))
-            }
-            dispatch(slot, effects: &effects)
-        case .patience:  // D7: patience is how long a customer waits while no taxi is available.
-            // With an offer out, a taxi is being asked: the customer waits for the answer, and if
-            // the offer fails after the deadline they are told "no taxi" (`noTaxiNow`).
-            guard request.status == .pending, now >= request.patienceDeadline else { return }
-            finish(slot, as: .expired)
-            effects.append(.requestExpired(request.id, request.customer))
-        case .reservationAllocation:  // D11
-            guard request.status == .scheduled else { return }
-            dispatch(slot, effects: &effects)
-        case .batchEpoch:
-            return
-        }
-    }
-
-    // MARK: Batch windows
-
-    private func scheduleBatchEpoch(window: Double, effects: inout [Effect]) {
-        guard batchEpochDue == nil else { return }
-        let due = now + window
-        batchEpochDue = due
-        batchEpochGeneration &+= 1
-        effects.append(.wake(at: due, TimerID(kind: .batchEpoch, request: RequestID(-1), generation: batchEpochGeneration)))
-    }
-
-    /// The end of a window: the policy matches every waiting request at once;
-    /// the unmatched wait on or, past their patience, get "no taxi" (D7).
-    private func runBatch(effects: inout [Effect]) {
-        batchEpochDue = nil
-        var open: [Int32] = []
-        for slot in waiting[waitingHead...] where requests[Int(slot)].status == .pending {
-            open.append(slot)
-        }
-        waiting.removeAll(keepingCapacity: true)
-        waitingHead = 0
-        for zone in waitingInZone.indices where !waitingInZone[zone].isEmpty {
-            waitingInZone[zone].removeAll(keepingCapacity: true)
-            waitingInZoneHead[zone] = 0
-        }
-        for slot in open { requests[Int(slot)].waiting = false }
-        let choices = policy.assign(open.map(openRequest), in: view)
-        var used = Set<Int32>()
-        for (slot, choice) in zip(open, choices) {
-            if let taxi = choice?.taxi.slot, index.contains(taxi), used.insert(taxi).inserted,
-               !requests[Int(slot)].excluded.contains(taxi) {
-                offer(slot, to: taxi, effects: &effects)
-            } else {
-                noTaxiNow(slot, effects: &effects)
-            }
-        }
-        if waitingHead < waiting.count, let window = policy.batchWindow {
-            scheduleBatchEpoch(window: window, effects: &effects)
         }
     }
 }

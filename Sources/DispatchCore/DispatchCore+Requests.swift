@@ -57,10 +57,10 @@ extension DispatchCore {
         if let meeting = request.meetingTime, now > meeting - rules.reservationCancelCutoff {
             throw .cancellationWindowClosed(id, closedAt: meeting - rules.reservationCancelCutoff)
         }
-        withdrawOffer(of: slot, effects: &effects)
+        let freed = withdrawOffer(of: slot, effects: &effects)
         finish(slot, as: .cancelled)
         effects.append(.requestCancelled(id))
-        serveWaitingRequests(effects: &effects)
+        serveWaitingRequests(freed: freed, effects: &effects)
     }
 
     func accept(_ driver: DriverID, _ id: RequestID, effects: inout [Effect]) throws(DispatchError) {
@@ -75,9 +75,11 @@ extension DispatchCore {
             ? .reassigned(id, request.customer, taxiCode: code, eta: eta)
             : .customerNotified(id, request.customer, taxiCode: code, eta: eta))
         request.everAccepted = true
-        // D9: the maximum allowed delay; a reservation's taxi need not come before the meeting time.
-        var deadline = now + rules.madFactor * eta + rules.madSlack
-        if let meeting = request.meetingTime { deadline = max(deadline, meeting + rules.madSlack) }
+        request.patienceRanOut = false
+        // D9: the maximum allowed delay (factor × the ETA at this hour's speed + slack) counts from
+        // when the customer is due: now, or the meeting time of a reservation accepted before it.
+        let deadline = max(now, request.meetingTime ?? now) + rules.madFactor * eta + rules.madSlack
+        request.pickupDeadline = deadline
         effects.append(.wake(at: deadline, TimerID(kind: .maximumAllowedDelay, request: id,
                                                    generation: request.assignmentGeneration)))
         requests[Int(slot)] = request
@@ -94,7 +96,7 @@ extension DispatchCore {
         case .unavailable: drivers[Int(driverSlot)].status = .unavailable
         case .requeue: joinQueueTail(driverSlot)
         }
-        dispatch(slot, effects: &effects)
+        passOn(slot, effects: &effects)
         if rules.onDecline == .requeue { serveWaitingRequests(freed: driverSlot, effects: &effects) }
     }
 
@@ -106,6 +108,9 @@ extension DispatchCore {
             throw .illegalDriverTransition(driver, state: drivers[Int(driverSlot)].status, command: command)
         }
         guard offered == id, requests[Int(slot)].status == .offered(driver) else { throw .notOfferedToDriver(id, driver) }
+        // D4: the offer lapsed; its timer (due, or early in a host) passes it on.
+        let expiry = requests[Int(slot)].offerExpiresAt
+        guard now <= expiry else { throw .offerExpired(id, driver, expiredAt: expiry) }
         return (driverSlot, slot)
     }
 

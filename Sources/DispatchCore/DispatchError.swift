@@ -15,6 +15,9 @@ public enum DispatchError: Error, Equatable, Sendable, CustomStringConvertible {
     case illegalRequestTransition(RequestID, state: RequestStatus, command: String)
     /// The offer named does not belong to this driver.
     case notOfferedToDriver(RequestID, DriverID)
+    /// D4: the driver answered after the offer lapsed at `expiredAt`; the offer passes on
+    /// when its timer fires.
+    case offerExpired(RequestID, DriverID, expiredAt: Double)
     /// D12: the customer already has an open immediate request.
     case customerHasOpenRequest(CustomerID, open: RequestID)
     /// D11: a reservation must be made at least the minimum lead ahead.
@@ -42,6 +45,7 @@ public enum DispatchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .illegalDriverTransition(let d, let s, let c): return "\(d) cannot \(c) while \(s)"
         case .illegalRequestTransition(let r, let s, let c): return "\(r) cannot \(c) while \(s)"
         case .notOfferedToDriver(let r, let d): return "\(r) is not offered to \(d)"
+        case .offerExpired(let r, let d, let t): return "the offer of \(r) to \(d) lapsed at \(t) s (D4)"
         case .customerHasOpenRequest(let c, let r): return "\(c) already has open \(r) (D12)"
         case .reservationTooSoon(let m, let e): return "meeting time \(m) s is earlier than the earliest allowed \(e) s (D11)"
         case .cancellationWindowClosed(let r, let t): return "\(r) can no longer be cancelled: the window closed at \(t) s (D11)"

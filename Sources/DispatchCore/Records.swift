@@ -1,5 +1,5 @@
 /// What the core knows of one driver. Stored by slot.
-struct DriverRecord {
+struct DriverRecord: Equatable {
     let id: DriverID
     let taxiCode: String
     var status: DriverStatus = .offShift
@@ -11,7 +11,10 @@ struct DriverRecord {
 }
 
 /// What the core knows of one request or reservation. Stored by slot.
-struct RequestRecord {
+///
+/// Invariant: the due times below are those of the timers the core asked for last; a timer that
+/// fires before its due time, or belongs to an earlier offer or assignment, changes nothing.
+struct RequestRecord: Equatable {
     let id: RequestID
     let customer: CustomerID
     let origin: Position
@@ -23,6 +26,18 @@ struct RequestRecord {
     var status: RequestStatus
     /// The customer gives up waiting for an acceptance at this time (D7).
     var patienceDeadline: Double
+    /// Which patience deadline the patience timer belongs to (a D9 revocation may extend it).
+    var patienceGeneration: UInt32 = 0
+    /// D7: the patience deadline passed while an offer was out; if that offer fails the
+    /// customer has gone: no further offer, the request ends `expired`.
+    var patienceRanOut = false
+    /// D7: the deadline the customer was last told in `waitingForTaxi` (-infinity: not told), so a
+    /// customer hears it once per wait, not after every decline or batch window.
+    var toldWaitingUntil = -Double.infinity
+    /// D4: when the open offer lapses; answers after it are refused.
+    var offerExpiresAt = 0.0
+    /// D9: when the taxi of the current assignment must have reached the pickup.
+    var pickupDeadline = 0.0
     /// Drivers who declined, let the offer lapse or were too late (D4, D5, D9):
     /// they are not offered this request again.
     var excluded: [Int32] = []

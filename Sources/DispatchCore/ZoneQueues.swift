@@ -4,7 +4,7 @@
 /// Invariant: a slot is in at most one queue; along every queue the enqueue
 /// stamps strictly increase from head to tail (so the head is the taxi that
 /// has waited longest, D15); `count[z]` equals the length of zone z's list.
-struct ZoneQueues {
+struct ZoneQueues: Equatable {
     private(set) var head: [Int32]
     private(set) var tail: [Int32]
     private(set) var count: [Int32]

@@ -29,9 +29,8 @@ import Testing
     let f = try Fixture()
     try f.send(.reserveRide(RequestID(1), customer: CustomerID(1), origin: point(500, 500),
                             destination: point(7000, 7000), meetingTime: 3 * 3600))
-    #expect(throws: DispatchError.self) {
-        try f.core.handle(.setCity(try CityGeometry(width: 4000, height: 4000, zoneSide: 1000)), at: 0)
-    }
+    f.expectRefused(.setCity(try CityGeometry(width: 4000, height: 4000, zoneSide: 1000)),
+                    with: .cityInUse("request 1 is open"))
     #expect(f.core.city.zoneCount == 16)
 }
 

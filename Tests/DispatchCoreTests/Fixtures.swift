@@ -16,7 +16,7 @@ func rules(onTimeout: TimeoutBehaviour = .requeue, onDecline: DeclineBehaviour =
 }
 
 /// A small city for one test: 8 km × 8 km in 4 × 4 zones of 2 km side (zone
-/// `row * 4 + column`), taxis driving 10 m/s, Manhattan distances unless told.
+/// `row * 4 + column`), taxis driving 10 m/s at every hour, Manhattan distances unless told.
 /// Every command goes through `send`, which checks the invariants afterwards.
 ///
 /// ```swift
@@ -31,9 +31,9 @@ final class Fixture {
 
     init(policy: any DispatchPolicy = ZoneFIFOPolicy(), rules: DispatchRules = DispatchRules(),
          metric: DistanceMetric = .manhattan, width: Double = 8000, height: Double = 8000,
-         zoneSide: Double = 2000) throws {
+         zoneSide: Double = 2000, speedByHour: [Double] = Array(repeating: 10, count: 24)) throws {
         let city = try CityGeometry(width: width, height: height, zoneSide: zoneSide)
-        core = try DispatchCore(city: city, travel: GridTravelModel(metric: metric, speed: 10),
+        core = try DispatchCore(city: city, travel: GridTravelModel(metric: metric, detourFactor: 1, speedByHour: speedByHour),
                                 policy: policy, rules: rules)
     }
 
@@ -91,6 +91,21 @@ final class Fixture {
 
     func snapshot() -> Snapshot { Snapshot(of: core) }
 
+    /// Checks that `command` is refused with an error `matches` accepts (for errors carrying NaN,
+    /// which compare unequal) and leaves the core exactly as it was.
+    func expectRefused(_ command: Command, at time: Double? = nil, where matches: (DispatchError) -> Bool,
+                       sourceLocation: SourceLocation = #_sourceLocation) {
+        let before = snapshot()
+        do {
+            _ = try core.handle(command, at: time ?? self.time)
+            Issue.record("\(command) was accepted", sourceLocation: sourceLocation)
+        } catch {
+            #expect(matches(error), "\(command): wrong error \(error)", sourceLocation: sourceLocation)
+        }
+        #expect(snapshot() == before, "\(command) changed the core", sourceLocation: sourceLocation)
+        #expect(core.invariantViolations().isEmpty, sourceLocation: sourceLocation)
+    }
+
     /// Checks that `command` is refused with `error` and leaves the core exactly as it was.
     func expectRefused(_ command: Command, at time: Double? = nil, with error: DispatchError,
                        sourceLocation: SourceLocation = #_sourceLocation) {
@@ -101,30 +116,49 @@ final class Fixture {
     }
 }
 
-/// Everything observable about a core, to show a refused command changed nothing.
+/// Everything a core holds, to show a refused command changed nothing: the public view
+/// (statuses, queues, counters) and every internal record and list — requests with their
+/// excluded taxis, deadlines, due times and flags, the waiting lists, the D12 map, customers'
+/// evaluations, queue stamps, the spatial index and the batch window.
 struct Snapshot: Equatable {
     var now: Double
     var statistics: DispatchStatistics
-    var drivers: [DriverID]
-    var driverStatuses: [DriverStatus?]
-    var positions: [Position?]
-    var badEvaluations: [Int?]
-    var requests: [RequestID]
-    var requestStatuses: [RequestStatus?]
-    var queues: [[DriverID]]
-    var availableTaxiCount: Int
+    var city: CityGeometry
+    var drivers: [DriverRecord]
+    var driverSlot: [DriverID: Int32]
+    var requests: [RequestRecord]
+    var requestSlot: [RequestID: Int32]
+    var queues: ZoneQueues
+    var publicQueues: [[DriverID]]
+    var index: AvailableTaxiIndex
+    var openRequestOfCustomer: [CustomerID: Int32]
+    var customerBadEvaluations: [CustomerID: Int]
+    var waiting: [Int32]
+    var waitingHead: Int
+    var waitingInZone: [[Int32]]
+    var waitingInZoneHead: [Int]
+    var batchEpochDue: Double?
+    var batchEpochGeneration: UInt32
 
     init(of core: DispatchCore) {
         now = core.now
         statistics = core.statistics
-        drivers = core.drivers.map(\.id)
-        driverStatuses = drivers.map { core.status(of: $0) }
-        positions = drivers.map { core.position(of: $0) }
-        badEvaluations = drivers.map { core.badEvaluations(of: $0) }
-        requests = core.requests.map(\.id)
-        requestStatuses = requests.map { core.status(of: $0) }
-        queues = (0..<core.city.zoneCount).map { core.queue(of: ZoneID($0)) }
-        availableTaxiCount = core.availableTaxiCount
+        city = core.city
+        drivers = core.drivers
+        driverSlot = core.driverSlot
+        requests = core.requests
+        requestSlot = core.requestSlot
+        queues = core.queues
+        publicQueues = (0..<core.city.zoneCount).map { core.queue(of: ZoneID($0)) }
+        index = core.index
+        openRequestOfCustomer = core.openRequestOfCustomer
+        customerBadEvaluations = core.customerBadEvaluations
+        waiting = core.waiting
+        waitingHead = core.waitingHead
+        waitingInZone = core.waitingInZone
+        waitingInZoneHead = core.waitingInZoneHead
+        batchEpochDue = core.batchEpochDue
+        batchEpochGeneration = core.batchEpochGeneration
     }
 }
 

@@ -198,16 +198,16 @@ import Testing
 }
 
 @Test func patienceDoesNotRunOutWhileATaxiIsBeingAsked() throws {
-    // D7: patience covers waiting with no taxi available, not a driver's minute to answer
+    // D7: the customer waits for the driver's answer even past their deadline
     let f = try Fixture()
     try f.addDrivers(at: [point(100, 100)])
     let effects = try f.request(1, from: point(500, 500), patience: 20, at: 10)
     #expect(try f.fire(.patience, from: effects) == [])
     #expect(f.status(request: 1) == .offered(DriverID(1)))
-    // The only taxi declines after the deadline: the customer is told "no taxi" (D5, D7).
+    // The only taxi declines after the deadline: the customer's patience is over (D5, D7).
     let declined = try f.send(.decline(DriverID(1), RequestID(1)), at: 40)
-    #expect(declined == [.noTaxiAvailable(RequestID(1), CustomerID(1))])
-    #expect(f.status(request: 1) == .rejected)
+    #expect(declined == [.requestExpired(RequestID(1), CustomerID(1))])
+    #expect(f.status(request: 1) == .expired)
 }
 
 @Test func taxisBusyWithOtherOffersCountAsNoTaxi() throws {

@@ -114,18 +114,21 @@ private func twoByTwo(_ f: Fixture) throws -> (first: [Effect], second: [Effect]
 }
 
 @Test func anUnknownPolicyNameIsRefused() {
-    #expect(throws: DispatchError.self) { try DispatchPolicies.make(name: "fifo") }
-    do {
-        _ = try DispatchPolicies.make(name: "fifo")
-    } catch {
-        guard case .invalidConfiguration = error else { Issue.record("wrong error \(error)"); return }
+    #expect(throws: DispatchError.invalidConfiguration("unknown dispatch policy 'fifo' (known: zone-fifo, nearest-idle, batch)")) {
+        try DispatchPolicies.make(name: "fifo")
     }
 }
 
 @Test func badBatchParametersAreRefused() {
-    #expect(throws: DispatchError.self) { try DispatchPolicies.make(name: "batch", batchWindow: 0) }
-    #expect(throws: DispatchError.self) { try DispatchPolicies.make(name: "batch", batchWindow: .nan) }
-    #expect(throws: DispatchError.self) { try DispatchPolicies.make(name: "batch", candidatesPerRequest: 0) }
+    #expect(throws: DispatchError.invalidConfiguration("batch.window_s must be > 0 (got 0.0)")) {
+        try DispatchPolicies.make(name: "batch", batchWindow: 0)
+    }
+    #expect(throws: DispatchError.invalidConfiguration("batch.window_s must be > 0 (got nan)")) {
+        try DispatchPolicies.make(name: "batch", batchWindow: .nan)
+    }
+    #expect(throws: DispatchError.invalidConfiguration("batch.candidates_per_request must be >= 1 (got 0)")) {
+        try DispatchPolicies.make(name: "batch", candidatesPerRequest: 0)
+    }
 }
 
 // MARK: - Ring search

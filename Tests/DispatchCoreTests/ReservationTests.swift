@@ -97,11 +97,45 @@ private func reserve(_ f: Fixture, meeting: Double = 10_000, at time: Double = 0
     #expect(f.status(request: 2) == .pending)
 }
 
-@Test func aReservedTaxiNeedNotArriveBeforeTheMeetingTime() throws {
-    // D11, D9: the delay deadline is the meeting time plus the slack at the earliest
+@Test func aReservedTaxiHasTheMaximumAllowedDelayAfterTheMeetingTime() throws {
+    // D11, D9: the customer is due at the meeting time, so the MAD counts from it:
+    // 10,000 + 1.5 × 80 s (800 m at 10 m/s) + 120 s
     let f = try Fixture()
     try f.addDrivers(at: [point(100, 100)])
     try f.fire(.reservationAllocation, from: try reserve(f))
     let accepted = try f.send(.accept(DriverID(1), RequestID(1)), at: 9410)
-    #expect(accepted.wake(.maximumAllowedDelay)?.at == 10_120)
+    #expect(accepted.wake(.maximumAllowedDelay)?.at == 10_240)
+}
+
+@Test func aReservationAcceptedAfterTheMeetingTimeHasTheMaximumAllowedDelayFromTheAcceptance() throws {
+    // D11, D9: no taxi at the allocation; one turns available just before the meeting time
+    let f = try Fixture()
+    try f.addDriver(1, at: point(100, 100), available: false)
+    try f.fire(.reservationAllocation, from: try reserve(f))
+    try f.send(.setAvailable(DriverID(1), true), at: 9990)
+    let accepted = try f.send(.accept(DriverID(1), RequestID(1)), at: 10_030)
+    let due = try #require(accepted.wake(.maximumAllowedDelay)?.at)
+    #expect(due == 10_270)
+}
+
+/// Traffic: 10 m/s, but 5 m/s from 02:00 to 03:00.
+private let slowAtTwo: [Double] = (0..<24).map { $0 == 2 ? 5 : 10 }
+
+@Test func theMaximumAllowedDelayUsesTheSpeedOfTheHour() throws {
+    // D9 "computed from distance and traffic": 800 m at 5 m/s is a 160 s ETA at 02:00
+    let f = try Fixture(speedByHour: slowAtTwo)
+    try f.addDrivers(at: [point(100, 100)])
+    try f.request(1, customer: 7, from: point(500, 500), at: 7300)
+    let accepted = try f.send(.accept(DriverID(1), RequestID(1)), at: 7310)
+    #expect(accepted.first == .customerNotified(RequestID(1), CustomerID(7), taxiCode: "T1", eta: 160))
+    #expect(accepted.wake(.maximumAllowedDelay)?.at == 7310 + 1.5 * 160 + 120)
+}
+
+@Test func aReservationsMaximumAllowedDelayUsesTheSpeedOfTheHourAndCountsFromTheMeeting() throws {
+    // D11, D9: meeting at 02:30, allocation at 02:20 in slow traffic: 9,000 + 1.5 × 160 s + 120 s
+    let f = try Fixture(speedByHour: slowAtTwo)
+    try f.addDrivers(at: [point(100, 100)])
+    try f.fire(.reservationAllocation, from: try reserve(f, meeting: 9000))
+    let accepted = try f.send(.accept(DriverID(1), RequestID(1)), at: 8410)
+    #expect(accepted.wake(.maximumAllowedDelay)?.at == 9000 + 1.5 * 160 + 120)
 }

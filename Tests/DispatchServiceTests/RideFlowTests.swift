@@ -96,6 +96,25 @@ import Testing
         }
     }
 
+    @Test func anAcceptAfterTheOfferLapsedIsAConflictEvenBeforeItsTimerFired() async throws {  // D4
+        let fixture = try await ServiceFixture()
+        try await fixture.test { client in
+            let admin = try await client.admin()
+            let driver = try await client.availableDriver("TX-1", adminToken: admin)
+            let customer = try await client.customer("ana@example.com")
+            let ride = try await client.call(.post, "/v1/rides", token: customer.token, json: rideJSON).decode(RideBody.self)
+            fixture.clock.advance(by: 61)  // the timer loop has not run yet
+            let late = try await client.call(.post, "/v1/driver/offers/\(ride.id)/accept", token: driver.token)
+            #expect(late.status == .conflict, "\(late.text)")
+            #expect(late.problem?.type == "urn:citysim:problem:offer-expired")
+            let decline = try await client.call(.post, "/v1/driver/offers/\(ride.id)/decline", token: driver.token)
+            #expect(decline.problem?.title == "offer-expired")
+            await fixture.host.fireDueTimers()  // D4: the lapsed offer passes on; no other taxi, so "no taxi"
+            let body = try await client.call(.get, "/v1/rides/\(ride.id)", token: customer.token).decode(RideBody.self)
+            #expect(body.status == "rejected", "\(body)")
+        }
+    }
+
     @Test func customerAndDriverFollowTheirEvents() async throws {
         let fixture = try await ServiceFixture()
         try await fixture.test { client in

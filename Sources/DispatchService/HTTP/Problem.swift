@@ -94,6 +94,7 @@ extension Problem {
         case .illegalDriverTransition: self.init(.conflict, "illegal-driver-state", detail: detail)
         case .illegalRequestTransition: self.init(.conflict, "illegal-ride-state", detail: detail)
         case .notOfferedToDriver: self.init(.conflict, "not-offered", detail: detail)
+        case .offerExpired: self.init(.conflict, "offer-expired", detail: detail)
         case .customerHasOpenRequest: self.init(.conflict, "open-ride-exists", detail: detail)
         case .cancellationWindowClosed: self.init(.conflict, "cancellation-window-closed", detail: detail)
         case .reportNotAllowed: self.init(.conflict, "report-not-allowed", detail: detail)

@@ -1,0 +1,94 @@
+// MARK: - Timers: D4 offer timeouts, D7 patience, D9 MAD, D11 allocation
+
+extension DispatchCore {
+    /// Acts on a timer the core asked for. The due time of every timer is on the record, so a
+    /// timer of an earlier offer, assignment or deadline changes nothing, and one that fires
+    /// before its due time changes nothing but asks again for that time (a host's real timers
+    /// may fire early; the core must not act on a minute that has not passed).
+    func timerFired(_ timer: TimerID, effects: inout [Effect]) throws(DispatchError) {
+        if timer.kind == .batchEpoch {
+            guard timer.generation == batchEpochGeneration, let due = batchEpochDue else { return }
+            if now < due { effects.append(.wake(at: due, timer)) } else { runBatch(effects: &effects) }
+            return
+        }
+        let slot = try slot(of: timer.request)
+        let request = requests[Int(slot)]
+        switch timer.kind {
+        case .offerTimeout:  // D4
+            guard case .offered(let driver) = request.status, timer.generation == request.offerGeneration else { return }
+            guard now >= request.offerExpiresAt else { return effects.append(.wake(at: request.offerExpiresAt, timer)) }
+            offerLapsed(slot, driver: driver, effects: &effects)
+        case .maximumAllowedDelay:  // D9
+            guard case .accepted(let driver) = request.status, timer.generation == request.assignmentGeneration else { return }
+            guard now >= request.pickupDeadline else { return effects.append(.wake(at: request.pickupDeadline, timer)) }
+            revokeLateAssignment(slot, driver: driver, effects: &effects)
+        case .patience:  // D7
+            guard timer.generation == request.patienceGeneration else { return }
+            switch request.status {
+            case .pending, .offered:
+                guard now >= request.patienceDeadline else {
+                    return effects.append(.wake(at: request.patienceDeadline, timer))
+                }
+                patienceRanOut(slot, effects: &effects)
+            default: return
+            }
+        case .reservationAllocation:  // D11
+            guard request.status == .scheduled, let meeting = request.meetingTime else { return }
+            let due = meeting - rules.allocationLead
+            guard now >= due else { return effects.append(.wake(at: due, timer)) }
+            dispatch(slot, effects: &effects)
+        case .batchEpoch:
+            return
+        }
+    }
+
+    /// D4: the silent taxi goes to the tail of its queue (or is taken as disconnected) and the
+    /// request passes on.
+    private func offerLapsed(_ slot: Int32, driver: DriverID, effects: inout [Effect]) {
+        let taxi = knownSlot(of: driver)!
+        statistics.offersTimedOut += 1
+        requests[Int(slot)].excluded.append(taxi)
+        effects.append(.offerWithdrawn(driver, requests[Int(slot)].id))
+        switch rules.onTimeout {
+        case .requeue: joinQueueTail(taxi)
+        case .disconnect: drivers[Int(taxi)].status = .unavailable
+        }
+        passOn(slot, effects: &effects)
+        if rules.onTimeout == .requeue { serveWaitingRequests(freed: taxi, effects: &effects) }
+    }
+
+    /// D9: the late taxi loses the ride and the request passes to the next taxi.
+    private func revokeLateAssignment(_ slot: Int32, driver: DriverID, effects: inout [Effect]) {
+        let taxi = knownSlot(of: driver)!
+        let request = requests[Int(slot)]
+        statistics.madReassignments += 1
+        drivers[Int(taxi)].status = .unavailable
+        effects.append(.assignmentRevoked(driver, request.id))
+        requests[Int(slot)].excluded.append(taxi)
+        // The customer was promised a taxi: they wait for the next one at least as long as the slack.
+        let deadline = max(request.patienceDeadline, now + rules.madSlack)
+        if deadline > request.patienceDeadline {
+            requests[Int(slot)].patienceDeadline = deadline
+            requests[Int(slot)].patienceGeneration &+= 1
+            effects.append(.wake(at: deadline, TimerID(kind: .patience, request: request.id,
+                                                       generation: requests[Int(slot)].patienceGeneration)))
+        }
+        dispatch(slot, effects: &effects)
+    }
+
+    /// D7: patience is how long a customer waits for an acceptance. With an offer out the
+    /// customer waits for its answer, but if that offer fails they have gone (`passOn`). A
+    /// customer waiting in a batch window gets a last chance first: the nearest eligible free
+    /// taxi, if any, rather than leaving unconsidered before the window closes.
+    private func patienceRanOut(_ slot: Int32, effects: inout [Effect]) {
+        requests[Int(slot)].patienceRanOut = true
+        guard requests[Int(slot)].status == .pending else { return }
+        if policy.batchWindow != nil, index.count > 0,
+           let choice = policy.selectTaxi(for: openRequest(slot), in: view) {
+            requests[Int(slot)].waiting = false
+            offer(slot, to: choice.taxi.slot, effects: &effects)
+        } else {
+            expire(slot, effects: &effects)
+        }
+    }
+}
