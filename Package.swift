@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "CitySim", dependencies: [
             "DispatchCore", "EventEngine", "CGSL", "TripPlanner",
             .product(name: "Yams", package: "Yams"),
-        ]),
+        ], resources: [.copy("Trace/viewer.html")]),
         // The trip planner (Travlendar+): daily schedules and travel means; taxis through DispatchCore. Pure, no I/O.
         .target(name: "TripPlanner", dependencies: ["DispatchCore"]),
         // The HTTP service: accounts, storage and timers around one DispatchCore.

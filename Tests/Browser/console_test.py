@@ -456,6 +456,37 @@ def test_a_lost_connection_shows_and_the_page_reconnects(server):
         page.quit()
 
 
+def test_the_viewer_plays_a_recorded_run(server):
+    """`citysim run --trace` then `citysim view`: the viewer loads the trace, plays, seeks, and
+    shows the clock, taxis by state and the hour's figures."""
+    folder = os.path.join(server.folder, "run")
+    subprocess.run([BINARY, "run", os.path.join(ROOT, "Scenarios", "smoke.yaml"), "--set", "duration_hours=2",
+                    "--trace", "--out", folder], check=True, capture_output=True, timeout=300)
+    port = free_port()
+    viewer = subprocess.Popen([BINARY, "view", folder, "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    page = browser(DESKTOP)
+    try:
+        wait_for_port(port)
+        page.get(f"http://127.0.0.1:{port}/")
+        text_of(page, "#status", "MB per simulated hour", timeout=30)
+        assert page.execute_script("return window.viewer.now") == 0
+        page.execute_script("window.viewer.seek(3600)")  # 01:00: the fleet is on shift, rides under way
+        text_of(page, "#clock", "01:00:00")
+        text_of(page, "#hour-title", "Hour 01:00")
+        assert int(find(page, "#n-shift").text) == 60, find(page, "#n-shift").text
+        assert int(find(page, "#h-requests").text.replace(",", "")) > 100
+        find(page, "#play").click()
+        time.sleep(1.5)
+        assert page.execute_script("return window.viewer.now") > 3600, "playing does not advance the clock"
+        find(page, "#play").click()
+        accessibility(page, "viewer")
+        screenshot(page, "viewer")
+    finally:
+        page.quit()
+        viewer.terminate()
+        viewer.wait(10)
+
+
 def wait_for_port(port, seconds=30):
     deadline = time.time() + seconds
     while time.time() < deadline:
