@@ -114,7 +114,7 @@ function follow(ride) {
         default: break;
       }
       renderRide();
-      if (!OPEN.includes(state.ride.status)) loadHistory();
+      if (kind !== 'taxi_position') loadHistory().catch(() => {});
     },
   });
 }
