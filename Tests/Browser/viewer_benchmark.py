@@ -17,7 +17,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import console_test as ui  # noqa: E402
+import harness as ui  # noqa: E402
 
 
 def main():
