@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "CitySim", dependencies: [
             "DispatchCore", "EventEngine", "CGSL", "TripPlanner",
             .product(name: "Yams", package: "Yams"),
-        ]),
+        ], resources: [.copy("Trace/viewer.html")]),
         // The trip planner (Travlendar+): daily schedules and travel means; taxis through DispatchCore. Pure, no I/O.
         .target(name: "TripPlanner", dependencies: ["DispatchCore"]),
         // The HTTP service: accounts, storage and timers around one DispatchCore.
@@ -53,7 +53,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Yams", package: "Yams"),
-        ], resources: [.copy("Resources/openapi.json")]),
+        ], resources: [.copy("Resources/openapi.json"), .copy("Resources/web")]),
         // The load generator: plays a scenario (or a closed-loop burst) against a running
         // service over HTTP, measures latency per endpoint and checks the end state.
         .target(name: "ServiceLoad", dependencies: [

@@ -29,6 +29,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Check the dispatch core's invariants after every event (slow).")
     var checkInvariants = false
 
+    @Flag(help: "Also record the run for the viewer: trace.bin, trace.json and viewer.html (open with `citysim view DIR`).")
+    var trace = false
+
     func validate() throws {
         guard replications >= 1 else { throw ValidationError("--replications must be at least 1") }
     }
@@ -46,6 +49,7 @@ struct RunCommand: ParsableCommand {
             let simulation = try CitySimulation(scenario: loaded, seed: seed, replication: replication)
             simulation.showsProgress = true
             simulation.checksInvariants = checkInvariants
+            if trace { simulation.tracer = TraceRecorder() }
             var result = try simulation.run()
             result.summary.commit = GitCommit.current
             if checkInvariants, !simulation.invariantProblems.isEmpty {
@@ -54,6 +58,12 @@ struct RunCommand: ParsableCommand {
             }
             let target = replications == 1 ? folder : folder.appendingPathComponent("replication-\(replication)")
             try ResultWriter.write(result, to: target)
+            if let tracer = simulation.tracer {
+                try TraceFiles.write(tracer, of: simulation, to: target)
+                let megabytes = Double(tracer.bytes.count) / 1e6
+                printError("trace: \(tracer.recordCount) records, " + String(format: "%.1f MB (%.2f MB per simulated hour)",
+                           megabytes, megabytes / loaded.durationHours) + " → citysim view \(target.path)")
+            }
             summaries.append(result.summary)
             printError("\(loaded.name) seed \(seed) replication \(replication): \(result.summary.requests.generated) requests, "
                 + "p90 wait \(Int(result.summary.waitS.p90)) s, \(result.summary.engine.events) events in "

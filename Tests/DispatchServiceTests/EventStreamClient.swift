@@ -17,7 +17,8 @@ struct EventStreamClient {
     private(set) var text = ""
 
     /// Connects, sends `GET path` with the bearer token, runs `body`, then closes the connection.
-    static func open<T: Sendable>(port: Int, path: String, token: String,
+    /// - Parameter lastEventID: sent as `Last-Event-ID` (a reconnecting client), when given.
+    static func open<T: Sendable>(port: Int, path: String, token: String, lastEventID: String? = nil,
                                   _ body: (inout EventStreamClient) async throws -> T) async throws -> T {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: "localhost", port: port) { channel in
@@ -28,7 +29,7 @@ struct EventStreamClient {
         return try await channel.executeThenClose { inbound, outbound in
             try await outbound.write(ByteBuffer(string: """
                 GET \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(token)\r\n\
-                Accept: text/event-stream\r\n\r\n
+                \(lastEventID.map { "Last-Event-ID: \($0)\r\n" } ?? "")Accept: text/event-stream\r\n\r\n
                 """))
             var client = EventStreamClient(inbound: inbound.makeAsyncIterator())
             return try await body(&client)

@@ -56,8 +56,9 @@ import Testing
             try await listener.shutdown()
             #expect(response.status == .ok && response.headers[.contentType] == "text/event-stream")
             let frames = Self.frames(String(buffer: try #require(response.body)))
-            #expect(frames.map(\.event) == ["status", "taxi_assigned", "fare_charged", "ride_completed"])
-            #expect(frames.map(\.id) == ["1", "2", "3", "4"])
+            #expect(frames.map(\.event) == ["status", "taxi_assigned", "picked_up", "fare_charged", "ride_completed"])
+            let epoch = await fixture.host.replay.epoch
+            #expect(frames.map(\.id) == (0...4).map { "\(epoch).\($0)" })  // the customer's stream ids; status: as of 0
             #expect(frames.first?.data.contains(#""status":"offered""#) == true)
             #expect(frames.dropFirst().allSatisfy { $0.data.contains(#""ride":\#(ride.id)"#) })
             #expect(frames[1].data.contains(#""taxi_code":"TX-1""#))
@@ -78,7 +79,7 @@ import Testing
                 try await client.call(.post, "/v1/rides", token: customer.token, json: rideJSON)
                 return try await stream.read(until: "\n\n", after: "event: offer")
             }
-            #expect(text.contains("event: offer\nid: 1\ndata: {"))
+            #expect(text.contains("event: offer\nid: \(await fixture.host.replay.epoch).1\ndata: {"))
             #expect(text.contains(#""kind":"offer""#))
             try await Self.waitForSubscribers(fixture.host, 0)  // the client went away: nothing leaks
         }

@@ -49,6 +49,8 @@ public final class CitySimulation {
     /// How many events pass between invariant checks (1 = after every event).
     public var invariantCheckInterval = 1
     public private(set) var invariantProblems: [String] = []
+    /// Set to record the run for the viewer (`citysim run --trace`).
+    public var tracer: TraceRecorder?
 
     /// - Parameters:
     ///   - seed: overrides the scenario's seed.
@@ -132,6 +134,7 @@ public final class CitySimulation {
         } catch {
             return error
         }
+        tracer?.record(command, effects: effects, at: events.now, core: core)
         apply(effects, of: command)
         return nil
     }

@@ -9,7 +9,8 @@ public enum AccountError: Error, Equatable, Sendable {
     case tooManyAttempts(retryAfter: Double)
     case invalidToken
     case invalidResetToken
-    case invalidInput(String)
+    /// Bad input, and the request field at fault when there is one.
+    case invalidInput(String, field: String? = nil)
     case taken(String)
     case unknownAccount
     /// A password change named a wrong current password.
@@ -77,10 +78,10 @@ public struct AccountService: Sendable {
                        licence: String? = nil, taxiCode: String? = nil) async throws -> Account {
         let email = email.trimmingCharacters(in: .whitespaces).lowercased()
         guard email.count <= 254, email.split(separator: "@").count == 2, !email.contains(" ") else {
-            throw AccountError.invalidInput("email must look like name@domain")
+            throw AccountError.invalidInput("email must look like name@domain", field: "email")
         }
-        try Self.checkPassword(password)
-        guard name.count <= 200 else { throw AccountError.invalidInput("name is longer than 200 characters") }
+        try Self.checkPassword(password, field: "password")
+        guard name.count <= 200 else { throw AccountError.invalidInput("name is longer than 200 characters", field: "name") }
         let account = Account(email: email, name: name, role: role, passwordHash: try await hash(password),
                               licence: licence, taxiCode: taxiCode)
         do { return try await store.insert(account) } catch StoreError.duplicate(let what) { throw AccountError.taken(what) }
@@ -91,9 +92,9 @@ public struct AccountService: Sendable {
         try await create(email: email, password: password, name: name, role: .customer)
     }
 
-    static func checkPassword(_ password: String) throws {
+    static func checkPassword(_ password: String, field: String? = nil) throws {
         guard (8...72).contains(password.utf8.count) else {
-            throw AccountError.invalidInput("password must be 8 to 72 bytes long")
+            throw AccountError.invalidInput("password must be 8 to 72 bytes long", field: field)
         }
     }
 
@@ -160,14 +161,14 @@ public struct AccountService: Sendable {
                               newPassword: String?) async throws -> Account {
         guard var account = try await store.account(id: identity.accountID) else { throw AccountError.unknownAccount }
         if let name {
-            guard name.count <= 200 else { throw AccountError.invalidInput("name is longer than 200 characters") }
+            guard name.count <= 200 else { throw AccountError.invalidInput("name is longer than 200 characters", field: "name") }
             account.name = name
         }
         if let newPassword {
             guard let currentPassword else {
-                throw AccountError.invalidInput("current_password is required to change the password")
+                throw AccountError.invalidInput("current_password is required to change the password", field: "current_password")
             }
-            try Self.checkPassword(newPassword)
+            try Self.checkPassword(newPassword, field: "new_password")
             let now = clock.now()
             guard accountLimiter.take(account.email, now: now) else {
                 throw AccountError.tooManyAttempts(retryAfter: accountLimiter.retryAfter(account.email, now: now))

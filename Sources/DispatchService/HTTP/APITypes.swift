@@ -90,12 +90,20 @@ struct DriverBody: ResponseEncodable, Decodable, Sendable {
     var ride: Int?
     var position: Point
     var offer: Offer?
+    /// While available: the place in the zone's queue (1 = next offer) and the queue's length.
+    var queuePosition: Int?
+    var queueLength: Int?
+    /// The pickup point and destination of the offered, accepted or carried ride.
+    var pickup: Point?
+    var destination: Point?
 
     init(_ d: DriverSnapshot) {
         id = d.id.rawValue
         taxiCode = d.taxiCode
         position = Point(d.position)
         offer = d.offer.map { Offer(ride: $0.request.rawValue, expiresAt: Date(timeIntervalSince1970: $0.expiresAt)) }
+        pickup = d.pickup.map(Point.init)
+        destination = d.destination.map(Point.init)
         switch d.status {
         case .offShift: status = "off_shift"
         case .unavailable: status = "unavailable"

@@ -37,5 +37,8 @@ func buildRouter(host: DispatchHost, accounts: AccountService, planner: PlannerS
     v1.addRoutes(PlannerDayController(planner: planner).routes, atPath: "planner")
     v1.addRoutes(CityController(host: host).routes, atPath: "admin")
     v1.addRoutes(AdminStateController(host: host).routes, atPath: "admin")
+    v1.addRoutes(OperatorController(host: host, interval: .milliseconds(500), keepAlive: keepAlive).routes,
+                 atPath: "admin")
+    WebConsole.shared.addRoutes(to: router)
     return router
 }

@@ -4,7 +4,8 @@ import NIOCore
 
 /// A `text/event-stream` response (server-sent events) fed by a host subscription.
 ///
-/// Each frame is `event: KIND`, `id: N` (1, 2, 3 … within this response) and `data: JSON`
+/// Each frame is `event: KIND`, `id: ID` (the event's id in its party's stream, for
+/// `Last-Event-ID` resumes; by default the frame's number 1, 2, 3 … within this response) and `data: JSON`
 /// (snake_case, sorted keys); a `: keep-alive` comment goes out every `keepAlive` so that
 /// proxies keep the connection open and a vanished client is noticed.
 ///
@@ -34,11 +35,12 @@ struct EventStream: Sendable {
             self.keepAlive = keepAlive
         }
 
-        /// Sends one event frame with `data` encoded as JSON.
-        mutating func send(_ kind: String, _ data: some Encodable) async throws {
+        /// Sends one event frame with `data` encoded as JSON, numbered `id` (by default the
+        /// frame's number within this response).
+        mutating func send(_ kind: String, _ data: some Encodable, id: String? = nil) async throws {
             sent += 1
             let json = String(decoding: try EventStream.encoder.encode(data), as: UTF8.self)
-            try await writer.write(ByteBuffer(string: "event: \(kind)\nid: \(sent)\ndata: \(json)\n\n"))
+            try await writer.write(ByteBuffer(string: "event: \(kind)\nid: \(id ?? String(sent))\ndata: \(json)\n\n"))
         }
 
         /// Sends a comment line (ignored by clients).
@@ -69,7 +71,7 @@ struct EventStream: Sendable {
                     switch tick {
                     case .keepAlive: try await comment("keep-alive")
                     case .event(let event):
-                        try await send(event.kind, event)
+                        try await send(event.kind, event, id: event.eventID)
                         if isLast(event) { break frames }
                     }
                 }
@@ -104,4 +106,9 @@ struct EventStream: Sendable {
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
                         body: stream)
     }
+}
+
+extension HTTPFields.Element.Name {
+    /// The id of the last event a reconnecting `EventSource` saw (WHATWG HTML, server-sent events).
+    static let lastEventID = Self("Last-Event-ID")!
 }

@@ -90,7 +90,11 @@ extension Problem {
         case .positionOutsideCity: self.init(.unprocessableContent, "position-outside-city", detail: detail)
         case .invalidTime: self.init(.unprocessableContent, "invalid-time", detail: detail)
         case .invalidPatience: self.init(.unprocessableContent, "invalid-patience", detail: detail)
-        case .reservationTooSoon: self.init(.unprocessableContent, "reservation-too-soon", detail: detail)
+        case .reservationTooSoon(let meeting, let earliest):
+            func time(_ t: Double) -> String { Date(timeIntervalSince1970: t).formatted(.iso8601) }
+            self.init(.unprocessableContent, "reservation-too-soon", detail: "a reservation must be made well before "
+                      + "its meeting time (D11: at least 2 h by default): the earliest meeting time now is "
+                      + "\(time(earliest)), asked for \(time(meeting)); request a taxi now instead")
         case .illegalDriverTransition: self.init(.conflict, "illegal-driver-state", detail: detail)
         case .illegalRequestTransition: self.init(.conflict, "illegal-ride-state", detail: detail)
         case .notOfferedToDriver: self.init(.conflict, "not-offered", detail: detail)
@@ -112,8 +116,9 @@ extension Problem {
                       headers: [.retryAfter: String(Int(wait.rounded(.up)))])
         case .invalidToken: self = .unauthenticated
         case .invalidResetToken: self.init(.badRequest, "invalid-reset-token", detail: "the reset token is unknown, used or expired")
-        case .invalidInput(let why): self.init(.unprocessableContent, "invalid-input", detail: why)
-        case .taken(let what): self.init(.conflict, "taken", detail: "\(what) is already taken")
+        case .invalidInput(let why, let field): self.init(.unprocessableContent, "invalid-input", detail: why, field: field)
+        case .taken(let what):
+            self.init(.conflict, "taken", detail: "\(what) is already taken", field: what.replacingOccurrences(of: " ", with: "_"))
         case .unknownAccount: self.init(.notFound, "unknown-account", detail: "no such account")
         case .wrongPassword: self.init(.forbidden, "wrong-password", detail: "the current password is wrong")
         }

@@ -22,10 +22,14 @@ public struct DriverSnapshot: Sendable, Equatable {
     public var position: Position
     /// The open offer and when it lapses (D4).
     public var offer: (request: RequestID, expiresAt: Double)?
+    /// The pickup point and destination of the offered, accepted or carried ride.
+    public var pickup: Position? = nil
+    public var destination: Position? = nil
 
     public static func == (a: Self, b: Self) -> Bool {
         a.id == b.id && a.taxiCode == b.taxiCode && a.status == b.status && a.position == b.position
             && a.offer?.request == b.offer?.request && a.offer?.expiresAt == b.offer?.expiresAt
+            && a.pickup == b.pickup && a.destination == b.destination
     }
 }
 
@@ -57,7 +61,14 @@ extension DispatchHost {
         guard let status = core.status(of: id), let position = core.position(of: id),
               let code = core.taxiCode(of: id) else { return nil }
         let offer = ledger.offers[id].map { (request: $0.request, expiresAt: $0.expiresAt) }
-        return DriverSnapshot(id: id, taxiCode: code, status: status, position: position, offer: offer)
+        var snapshot = DriverSnapshot(id: id, taxiCode: code, status: status, position: position, offer: offer)
+        switch status {
+        case .offered(let r), .toPickup(let r), .onRide(let r):
+            snapshot.pickup = ledger.rides[r]?.origin
+            snapshot.destination = ledger.rides[r]?.destination
+        default: break
+        }
+        return snapshot
     }
 
     /// Whether the driver is offered, assigned to, carrying or has carried the request.

@@ -36,6 +36,8 @@ public actor DispatchHost {
     var timers = TimerQueue()
     var subscribers: [Party: [Int: AsyncStream<ServiceEvent>.Continuation]] = [:]
     var nextSubscriber = 0
+    /// Each subscribed party's latest events, for `Last-Event-ID` resumes.
+    var replay = EventReplay()
     /// The timer loop's current sleep, cancelled when an earlier timer arrives.
     var sleeper: Task<Void, Never>?
     var sleepingUntil = Double.infinity

@@ -20,6 +20,9 @@ struct RideLedger {
         var fareCharged = 0.0
         /// The driver who completed the ride.
         var servedBy: DriverID?
+        /// When the customer was picked up and when the ride was completed (core time).
+        var pickedUpAt: Double?
+        var completedAt: Double?
     }
 
     struct Offer: Sendable, Equatable {
@@ -45,6 +48,7 @@ struct RideLedger {
             add(Ride(id: id, customer: customer, origin: origin, destination: destination, requestedAt: time,
                      meetingTime: meeting))
         case .accept(let driver, _), .decline(let driver, _): offers[driver] = nil
+        case .pickedUp(_, let request): rides[request]?.pickedUpAt = time
         default: break
         }
         for effect in effects {
@@ -57,7 +61,9 @@ struct RideLedger {
                 rides[request]?.etaSeconds = eta
                 rides[request]?.notifiedAt = time
             case .fareCharged(let request, _, let amount): rides[request]?.fareCharged += amount
-            case .rideCompleted(let request, let driver): rides[request]?.servedBy = driver
+            case .rideCompleted(let request, let driver):
+                rides[request]?.servedBy = driver
+                rides[request]?.completedAt = time
             default: break
             }
         }

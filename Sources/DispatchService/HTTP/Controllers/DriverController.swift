@@ -35,7 +35,12 @@ struct DriverController {
     @Sendable func show(_ request: Request, context: ServiceRequestContext) async throws -> DriverBody {
         let driver = try me(context)
         guard let snapshot = await host.driver(driver) else { throw DispatchError.unknownDriver(driver) }
-        return DriverBody(snapshot)
+        var body = DriverBody(snapshot)
+        if let place = await host.queuePlace(of: driver) {
+            body.queuePosition = place.position
+            body.queueLength = place.length
+        }
+        return body
     }
 
     @Sendable func shift(_ request: Request, context: ServiceRequestContext) async throws -> DriverBody {
@@ -61,7 +66,7 @@ struct DriverController {
     @Sendable func position(_ request: Request, context: ServiceRequestContext) async throws -> DriverBody {
         let driver = try me(context)
         let body = try await request.decode(as: Point.self, context: context)
-        try await host.execute(.updatePosition(driver, body.position))
+        try await host.moveTaxi(driver, to: body.position)
         return try await show(request, context: context)
     }
 
@@ -72,7 +77,7 @@ struct DriverController {
         switch action {
         case .accept: try await host.execute(.accept(driver, ride))
         case .decline: try await host.execute(.decline(driver, ride))
-        case .pickedUp: try await host.execute(.pickedUp(driver, ride))
+        case .pickedUp: try await host.pickUp(driver, ride)
         case .droppedOff:
             let at = try await request.decode(as: Point.self, context: context)
             try await host.execute(.droppedOff(driver, ride, at: at.position))

@@ -29,16 +29,20 @@ struct RideController {
     @Sendable func request(_ request: Request, context: ServiceRequestContext) async throws -> EditedResponse<RideBody> {
         let customer = CustomerID(try context.require(.customer).accountID)
         let body = try await request.decode(as: RideRequest.self, context: context)
-        let ride = try await host.requestRide(customer: customer, from: body.origin.position,
-                                              to: body.destination.position, patience: body.patienceS ?? 0)
+        let ride = try await Self.naming(body.origin, body.destination) {
+            try await host.requestRide(customer: customer, from: body.origin.position,
+                                       to: body.destination.position, patience: body.patienceS ?? 0)
+        }
         return EditedResponse(status: .created, response: RideBody(ride))
     }
 
     @Sendable func reserve(_ request: Request, context: ServiceRequestContext) async throws -> EditedResponse<RideBody> {
         let customer = CustomerID(try context.require(.customer).accountID)
         let body = try await request.decode(as: ReservationRequest.self, context: context)
-        let ride = try await host.reserveRide(customer: customer, from: body.origin.position, to: body.destination.position,
-                                              meetingTime: body.meetingTime.timeIntervalSince1970)
+        let ride = try await Self.naming(body.origin, body.destination) {
+            try await host.reserveRide(customer: customer, from: body.origin.position, to: body.destination.position,
+                                       meetingTime: body.meetingTime.timeIntervalSince1970)
+        }
         return EditedResponse(status: .created, response: RideBody(ride))
     }
 
@@ -72,6 +76,23 @@ struct RideController {
             return ReportBody(count: count)
         }
         throw Problem(from: HTTPError(.internalServerError))
+    }
+
+    /// Runs `body`, naming the field at fault in the problem when the core refuses a position
+    /// outside the city (`origin` or `destination`) or a reservation too soon (`meeting_time`).
+    static func naming(_ origin: Point, _ destination: Point,
+                       _ body: () async throws -> RideSnapshot) async throws -> RideSnapshot {
+        do {
+            return try await body()
+        } catch let error as DispatchError {
+            var problem = Problem(error)
+            switch error {
+            case .positionOutsideCity(let p): problem.field = p == origin.position ? "origin" : "destination"
+            case .reservationTooSoon: problem.field = "meeting_time"
+            default: break
+            }
+            throw problem
+        }
     }
 
     /// The caller's own ride named by `{id}`; anyone else's is "unknown".
