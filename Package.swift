@@ -27,7 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
-        .systemLibrary(name: "CGSL", pkgConfig: "gsl", providers: [.apt(["libgsl-dev"])]),
+        .systemLibrary(name: "CGSL", pkgConfig: "gsl", providers: [.apt(["libgsl-dev"]), .brew(["gsl"])]),
         // The event engine: a clock and an event heap. No taxi words.
         .target(name: "EventEngine"),
         // The dispatch core: pure, no clock, no randomness, no I/O.
@@ -67,7 +67,9 @@ let package = Package(
             "CitySim", "DispatchCore", "TripPlanner", "DispatchService", "ServiceLoad",
             .product(name: "Yams", package: "Yams"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        ], plugins: ["BuildStamp"]),
+        // Writes the git commit the tool is built from (`citysim --version`, summaries' `commit`).
+        .plugin(name: "BuildStamp", capability: .buildTool()),
         // Append throughput of the command log on each storage engine (prints, asserts nothing).
         .executableTarget(name: "store-bench", dependencies: ["DispatchCore", "DispatchService"]),
         // Seeded generators and other fixtures shared by tests and benchmarks.
@@ -83,6 +85,8 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
+        // Runs the built `citysim` binary: exit statuses, standard error, --version, progress output.
+        .testTarget(name: "CLITests"),
         .testTarget(name: "ServiceLoadTests", dependencies: [
             "ServiceLoad", "DispatchService", "CitySim",
             .product(name: "Hummingbird", package: "hummingbird"),

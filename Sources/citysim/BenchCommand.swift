@@ -56,14 +56,17 @@ struct BenchCommand: ParsableCommand {
             return
         }
         let started = Date()
+        let meter = ProgressMeter(label: "bench \(name)", total: Double(matrix.pairs.count), unit: "cells", delay: 0)
         var cells: [BenchCell] = [], dropped: [String] = []
         var tooSlow: [(demand: Double, fleet: Double)] = []
         for pair in matrix.pairs {
             if let slow = tooSlow.first(where: { pair.demand >= $0.demand && pair.fleet >= $0.fleet }) {
                 dropped.append("demand ×\(pair.demand), fleet ×\(pair.fleet): larger than demand ×\(slow.demand), "
                     + "fleet ×\(slow.fleet), which took over \(maxCellSeconds) s")
+                meter.step()
                 continue
             }
+            meter.clear()
             var measured = try runChild(pair.demand, pair.fleet)
             if measured.wallS > maxCellSeconds {
                 tooSlow.append(pair)
@@ -74,10 +77,12 @@ struct BenchCommand: ParsableCommand {
                 + "\(measured.taxis) taxis, \(measured.events) events, wall " + String(format: "%.3f s (CPU %.3f s)", measured.wallS, measured.cpuS)
                 + ", peak " + String(format: "%.0f MiB", measured.peakRssMebibytes))
             cells.append(measured)
+            meter.step()
         }
+        meter.finish()
         let command = (["citysim bench"] + CommandLine.arguments.dropFirst(2)).joined(separator: " ")
         let report = BenchReport(name: name, baseScenario: scenario, baseOverrides: matrix.baseOverrides, command: command,
-                                 machine: BenchMachine.current(commit: GitCommit.current),
+                                 machine: BenchMachine.current(commit: ToolVersion.recordedCommit),
                                  demandFactors: factors, fleetFactors: factors, cells: cells, dropped: dropped)
         let folder = URL(fileURLWithPath: out)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -102,7 +107,7 @@ struct BenchCommand: ParsableCommand {
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw ValidationError("cell demand ×\(demand) fleet ×\(fleet) failed (exit \(process.terminationStatus))")
+            throw failure("cell demand ×\(demand) fleet ×\(fleet) failed (exit \(process.terminationStatus))", status: ExitStatus.failed)
         }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase

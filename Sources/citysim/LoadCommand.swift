@@ -18,8 +18,8 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "The service's base URL.")
     var url = "http://127.0.0.1:8080"
 
-    @Option(help: "scenario (play the scenario's customers and drivers) or burst (closed-loop ride requests).")
-    var mode = "scenario"
+    @Option(help: "scenario: play the scenario's customers and drivers; burst: closed-loop ride requests.")
+    var mode: LoadOptions.Mode = .scenario
 
     @Option(help: "Burst: closed-loop clients. Scenario: size of the customer pool. Also the connection limit.")
     var concurrency = 500
@@ -73,7 +73,6 @@ struct LoadCommand: AsyncParsableCommand {
     var checkOnly = false
 
     func validate() throws {
-        guard LoadOptions.Mode(rawValue: mode) != nil else { throw ValidationError("--mode must be scenario or burst") }
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be > 0") }
         guard (0...1).contains(queryShare) else { throw ValidationError("--query-share must be 0–1") }
@@ -98,7 +97,7 @@ struct LoadCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         var options = LoadOptions(url: url, scenario: loaded, adminEmail: email, adminPassword: password)
-        options.mode = LoadOptions.Mode(rawValue: mode)!
+        options.mode = mode
         options.concurrency = concurrency
         options.speed = speed
         options.hours = hours

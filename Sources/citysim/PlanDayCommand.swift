@@ -12,8 +12,8 @@ struct PlanDayCommand: ParsableCommand {
     @Argument(help: "The day file (YAML), e.g. Scenarios/days/example-day.yaml.")
     var day: String
 
-    @Option(help: "fastest, cheapest or greenest.")
-    var criterion: String = "fastest"
+    @Option(help: "What the planner minimises over the day.")
+    var criterion: Criterion = .fastest
 
     @Flag(help: "Print the plan as one JSON object instead of the table.")
     var json = false
@@ -22,11 +22,7 @@ struct PlanDayCommand: ParsableCommand {
     var out: String?
 
     func run() throws {
-        guard let criterion = Criterion(rawValue: criterion) else {
-            throw ValidationError("unknown criterion '\(criterion)' (known: \(Criterion.allCases.map(\.rawValue).joined(separator: ", ")))")
-        }
-        let file: DayFile
-        do { file = try DayFile.load(path: day) } catch { throw CleanExit.message("error: \(error)") }
+        let file = try attempt(status: ExitStatus.badInput) { try DayFile.load(path: day) }
         let started = Date()
         let plan = file.planner.plan(file.appointments, criterion: criterion)
         let elapsed = Date().timeIntervalSince(started)
@@ -35,8 +31,10 @@ struct PlanDayCommand: ParsableCommand {
         let data = try encoder.encode(plan)
         let name = URL(fileURLWithPath: day).deletingPathExtension().lastPathComponent
         let target = URL(fileURLWithPath: out ?? "Results/runs/days/\(name)-\(criterion.rawValue).json")
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: target)
+        try attempt("writing \(target.path)", status: ExitStatus.failed) {
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: target)
+        }
         if json {
             print(String(decoding: data, as: UTF8.self))
         } else {

@@ -12,20 +12,20 @@ struct PlanFleetCommand: ParsableCommand {
     @Argument(help: "The scenario file (YAML).")
     var scenario: String
 
-    @Option(help: "Wait target, e.g. \"p90 wait <= 300 s\".")
-    var target = "p90 wait <= 300 s"
+    @Option(help: "Wait target on the hourly p90 wait, e.g. \"p90 wait <= 300 s\", \"5 min\", 300.")
+    var target = WaitTarget(argument: "p90 wait <= 300 s")!
 
-    @Option(help: "Largest share of requests lost (rejected or expired) in any hour, e.g. 2%.")
-    var maxReject = "2%"
+    @Option(help: "Largest share of requests lost (rejected or expired) in any hour, e.g. 2% or 0.02.")
+    var maxReject = Share(argument: "2%")!
 
-    @Option(help: "Replications per fleet scale.")
+    @Option(help: "Replications per fleet scale (at least 2, for a confidence bound).")
     var replications = 5
 
-    @Option(help: "Confidence level of the bound on the hourly p90 wait.")
+    @Option(help: "Confidence level of the bound on the hourly p90 wait, in (0, 1).")
     var confidence = 0.95
 
-    @Option(help: "Coarse fleet.scale values, comma-separated.")
-    var scales = "0.2,0.4,0.6,0.8,1,1.2,1.4,1.6,1.8,2"
+    @Option(help: "Coarse fleet.scale values, comma-separated numbers >= 0.")
+    var scales = ScaleList(argument: "0.2,0.4,0.6,0.8,1,1.2,1.4,1.6,1.8,2")!
 
     @Option(help: "Step of the finer scales tried between a failing and a passing coarse scale.")
     var fineStep = 0.05
@@ -33,8 +33,8 @@ struct PlanFleetCommand: ParsableCommand {
     @Option(help: "Shift length in hours for the shift plan.")
     var shiftHours = 8
 
-    @Option(help: "Allowed shift start hours, comma-separated (default: every hour).")
-    var shiftStarts: String?
+    @Option(help: "Allowed shift start hours 0-23, comma-separated (default: every hour).")
+    var shiftStarts: HourList?
 
     @Option(name: .customLong("set"), help: "Override a scenario key (repeatable).")
     var overrides: [String] = []
@@ -45,37 +45,38 @@ struct PlanFleetCommand: ParsableCommand {
     @Option(help: "Output folder for plan.json and plan.html (default: Results/plans/NAME).")
     var out: String?
 
-    func run() throws {
-        guard let wait = FleetPlanner.parseTarget(target) else { throw ValidationError("cannot read --target '\(target)'; try \"p90 wait <= 300 s\"") }
-        guard let lost = FleetPlanner.parseShare(maxReject) else { throw ValidationError("cannot read --max-reject '\(maxReject)'; try 2%") }
-        let coarse = scales.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard !coarse.isEmpty, coarse.allSatisfy({ $0 >= 0 }) else { throw ValidationError("--scales needs numbers >= 0") }
-        let starts = try shiftStarts.map { text in
-            try text.split(separator: ",").map { part in
-                guard let hour = Int(part.trimmingCharacters(in: .whitespaces)), (0..<24).contains(hour) else {
-                    throw ValidationError("--shift-starts needs hours 0-23")
-                }
-                return hour
-            }
-        } ?? Array(0..<24)
+    func validate() throws {
         guard (1...24).contains(shiftHours) else { throw ValidationError("--shift-hours must be in 1...24") }
         guard replications >= 2 else { throw ValidationError("--replications must be at least 2 for a confidence bound") }
         guard confidence > 0, confidence < 1 else { throw ValidationError("--confidence must be in (0, 1)") }
-        let loaded: Scenario
-        do { loaded = try Scenario.load(path: scenario, overrides: overrides) } catch {
-            throw CleanExit.message("error: \(error)")
-        }
+        guard fineStep > 0 else { throw ValidationError("--fine-step must be positive") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    func run() throws {
+        let wait = target.seconds, lost = maxReject.fraction
+        let starts = shiftStarts?.hours ?? Array(0..<24)
+        let loaded = try attempt(status: ExitStatus.badInput) { try Scenario.load(path: scenario, overrides: overrides) }
         let planner = FleetPlanner(scenario: loaded, p90WaitTarget: wait, maxLostShare: lost, replications: replications,
-                                   confidence: confidence, coarseScales: coarse, fineStep: fineStep)
+                                   confidence: confidence, coarseScales: scales.values, fineStep: fineStep)
         let started = Date()
         printError("\(loaded.name): target p90 wait <= \(Int(wait)) s, lost <= \(lost * 100) %, \(replications) replications per scale")
-        let evaluations = try planner.search(jobs: jobs) { evaluation in
-            let passing = evaluation.hours.filter(\.passes).count
-            printError("scale \(evaluation.scale): \(passing)/24 hours meet the target")
+        let meter = ProgressMeter(label: "\(loaded.name) fleet scales", total: Double(scales.values.count), unit: "scales", delay: 0)
+        let evaluations = try attempt(status: ExitStatus.failed) {
+            try planner.search(jobs: jobs) { evaluation, done, planned in
+                meter.clear()
+                let passing = evaluation.hours.filter(\.passes).count
+                printError("scale \(evaluation.scale): \(passing)/24 hours meet the target")
+                meter.setTotal(Double(planned))
+                meter.advance(to: Double(done))
+            }
         }
-        let plan = try FleetPlan(planner: planner, evaluations: evaluations, shiftHours: shiftHours, shiftStarts: starts)
+        meter.finish()
+        let plan = try attempt(status: ExitStatus.failed) {
+            try FleetPlan(planner: planner, evaluations: evaluations, shiftHours: shiftHours, shiftStarts: starts)
+        }
         let folder = URL(fileURLWithPath: out ?? "Results/plans/\(loaded.name)")
-        try plan.write(to: folder)
+        try attempt("writing \(folder.path)", status: ExitStatus.failed) { try plan.write(to: folder) }
         print("Method: " + FleetPlan.methodNote)
         print(plan.table, terminator: "")
         printError(String(format: "%d scales × %d replications in %.1f s → %@", evaluations.count, replications,

@@ -37,29 +37,35 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        let loaded: Scenario
-        do { loaded = try Scenario.load(path: scenario, overrides: overrides) } catch {
-            printError("error: \(error)")
-            throw ExitCode(2)
-        }
+        let loaded = try attempt(status: ExitStatus.badInput) { try Scenario.load(path: scenario, overrides: overrides) }
         let seed = self.seed ?? loaded.seed
         let folder = URL(fileURLWithPath: out ?? "Results/runs/\(loaded.name)-seed\(seed)")
         var summaries: [RunSummary] = []
+        // One meter over all replications, in simulated seconds.
+        let meter = ProgressMeter(label: replications == 1 ? loaded.name : "\(loaded.name) × \(replications) replications",
+                                  total: Double(replications) * loaded.durationHours * 3600)
         for replication in 0..<replications {
-            let simulation = try CitySimulation(scenario: loaded, seed: seed, replication: replication)
-            simulation.showsProgress = true
+            let simulation = try attempt(status: ExitStatus.badInput) {
+                try CitySimulation(scenario: loaded, seed: seed, replication: replication)
+            }
+            simulation.progress = { time, horizon in meter.advance(to: Double(replication) * horizon + time) }
             simulation.checksInvariants = checkInvariants
             if trace { simulation.tracer = TraceRecorder() }
-            var result = try simulation.run()
-            result.summary.commit = GitCommit.current
+            var result = try attempt("replication \(replication)", status: ExitStatus.failed) { try simulation.run() }
+            meter.advance(to: Double(replication + 1) * loaded.durationHours * 3600)
+            result.summary.commit = ToolVersion.recordedCommit
             if checkInvariants, !simulation.invariantProblems.isEmpty {
-                printError("invariant violations:\n" + simulation.invariantProblems.prefix(20).joined(separator: "\n"))
-                throw ExitCode(3)
+                meter.clear()
+                throw failure("invariant violations:\n" + simulation.invariantProblems.prefix(20).joined(separator: "\n"),
+                              status: ExitStatus.invariantViolated)
             }
             let target = replications == 1 ? folder : folder.appendingPathComponent("replication-\(replication)")
-            try ResultWriter.write(result, to: target)
+            try attempt("writing \(target.path)", status: ExitStatus.failed) {
+                try ResultWriter.write(result, to: target)
+                if let tracer = simulation.tracer { try TraceFiles.write(tracer, of: simulation, to: target) }
+            }
+            meter.clear()
             if let tracer = simulation.tracer {
-                try TraceFiles.write(tracer, of: simulation, to: target)
                 let megabytes = Double(tracer.bytes.count) / 1e6
                 printError("trace: \(tracer.recordCount) records, " + String(format: "%.1f MB (%.2f MB per simulated hour)",
                            megabytes, megabytes / loaded.durationHours) + " → citysim view \(target.path)")
@@ -69,6 +75,7 @@ struct RunCommand: ParsableCommand {
                 + "p90 wait \(Int(result.summary.waitS.p90)) s, \(result.summary.engine.events) events in "
                 + String(format: "%.2f s", result.summary.engine.wallS) + " → \(target.path)")
         }
+        meter.finish()
         if replications == 1 {
             if json { print(String(decoding: try ResultWriter.json(summaries[0]), as: UTF8.self)) }
         } else {
@@ -77,26 +84,5 @@ struct RunCommand: ParsableCommand {
             try data.write(to: folder.appendingPathComponent("replications.json"))
             if json { print(String(decoding: data, as: UTF8.self)) } else { printError(aggregate.table) }
         }
-    }
-}
-
-func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
-}
-
-/// The commit the binary runs from, when run inside a git checkout.
-enum GitCommit {
-    static var current: String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "rev-parse", "--short", "HEAD"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

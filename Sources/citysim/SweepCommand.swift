@@ -22,38 +22,40 @@ struct SweepCommand: ParsableCommand {
     @Option(help: "Output folder (default: Results/experiments/NAME).")
     var out: String?
 
-    @Option(help: "Run only the slice i/n of the runs (run-index % n == i), e.g. --shard 0/4.")
-    var shard: String?
+    @Option(help: "Run only the slice i/n of the runs (run-index % n == i, 0 <= i < n), e.g. --shard 0/4.")
+    var shard: Shard?
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        if let shard, Shard(shard) == nil { throw ValidationError("--shard expects i/n with 0 <= i < n, got '\(shard)'") }
     }
 
     func run() throws {
-        let loaded: Experiment
-        var runner: SweepRunner
-        do {
-            loaded = try Experiment.load(path: experiment)
-            runner = try SweepRunner(experiment: loaded, directory: URL(fileURLWithPath: out ?? "Results/experiments/\(loaded.name)"))
-        } catch {
-            throw CleanExit.message("error: \(error)")
+        let loaded = try attempt(status: ExitStatus.badInput) { try Experiment.load(path: experiment) }
+        var runner = try attempt(status: ExitStatus.badInput) {
+            try SweepRunner(experiment: loaded, directory: URL(fileURLWithPath: out ?? "Results/experiments/\(loaded.name)"))
         }
-        runner.commit = GitCommit.current
-        let slice = shard.flatMap(Shard.init) ?? .all
+        runner.commit = ToolVersion.recordedCommit
+        let slice = shard ?? .all
         let total = loaded.runs.count
         printError("\(loaded.name): \(loaded.points.count) grid points × \(loaded.replications) replications = \(total) runs"
             + (slice == .all ? "" : ", shard \(slice) (\(loaded.runs.filter(slice.contains).count) runs)")
             + ", \(jobs) jobs → \(runner.directory.path)")
-        let outcome = try runner.run(jobs: jobs, shard: slice) { printError($0) }
+        let meter = ProgressMeter(label: loaded.name + (slice == .all ? "" : " shard \(slice)"), total: 0, unit: "runs")
+        let outcome = try attempt(status: ExitStatus.failed) {
+            try runner.run(jobs: jobs, shard: slice) { done, todo in
+                meter.setTotal(Double(todo))
+                meter.advance(to: Double(done))
+            }
+        }
+        meter.finish()
         printError("ran \(outcome.ran) runs, skipped \(outcome.skipped) already finished, in "
             + String(format: "%.1f s", outcome.wallSeconds))
         guard slice == .all else {
             printError("shard \(slice) done; combine the shards with: citysim merge --out DIR SHARD_DIRS...")
             return
         }
-        let results = try SweepResults.load(from: [runner.directory])
-        try results.write(to: runner.directory)
+        let results = try attempt(status: ExitStatus.incomplete) { try SweepResults.load(from: [runner.directory]) }
+        try attempt("writing \(runner.directory.path)", status: ExitStatus.failed) { try results.write(to: runner.directory) }
         printSummary(results, folder: runner.directory)
     }
 }
@@ -76,11 +78,14 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         let results: SweepResults
-        do { results = try SweepResults.load(from: directories.map { URL(fileURLWithPath: $0) }) } catch {
-            throw CleanExit.message("error: \(error)")
+        do { results = try SweepResults.load(from: directories.map { URL(fileURLWithPath: $0) }) } catch let problem as SweepResults.Problem {
+            // Runs missing: the shards are not all done (a Slurm dependency must not go on). Else: not a sweep.
+            throw failure(problem.description, status: problem.isIncomplete ? ExitStatus.incomplete : ExitStatus.badInput)
+        } catch {
+            throw failure("\(error)", status: ExitStatus.badInput)
         }
         let folder = URL(fileURLWithPath: out ?? directories[0])
-        try results.write(to: folder)
+        try attempt("writing \(folder.path)", status: ExitStatus.failed) { try results.write(to: folder) }
         printSummary(results, folder: folder)
     }
 }

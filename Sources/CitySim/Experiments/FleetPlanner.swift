@@ -115,11 +115,13 @@ public struct FleetPlanner: Sendable {
 
     /// Evaluates the coarse scales, then the fine scales between each hour's last failing and first passing
     /// coarse scale; returns every evaluation, by scale.
-    public func search(jobs: Int, progress: ((Evaluation) -> Void)? = nil) throws -> [Evaluation] {
+    /// - Parameter progress: called after each scale with its evaluation, the scales evaluated and the scales
+    ///   planned so far (the coarse ones, then also the fine ones once they are known).
+    public func search(jobs: Int, progress: ((_ evaluation: Evaluation, _ done: Int, _ planned: Int) -> Void)? = nil) throws -> [Evaluation] {
         var evaluations: [Evaluation] = []
         for scale in coarseScales.sorted() {
             let evaluation = try evaluate(scale: scale, jobs: jobs)
-            progress?(evaluation)
+            progress?(evaluation, evaluations.count + 1, coarseScales.count)
             evaluations.append(evaluation)
         }
         var fine: Set<Double> = []
@@ -133,7 +135,7 @@ public struct FleetPlanner: Sendable {
         }
         for scale in fine.sorted() {
             let evaluation = try evaluate(scale: scale, jobs: jobs)
-            progress?(evaluation)
+            progress?(evaluation, evaluations.count + 1, coarseScales.count + fine.count)
             evaluations.append(evaluation)
         }
         return evaluations.sorted { $0.scale < $1.scale }

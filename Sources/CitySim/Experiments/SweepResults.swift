@@ -21,6 +21,8 @@ public struct SweepResults: Sendable {
     /// Failure to assemble a sweep's results.
     public struct Problem: Error, CustomStringConvertible {
         public var description: String
+        /// True when the folders are a sweep but some of its runs are not (yet) there.
+        public var isIncomplete = false
     }
 
     /// - Parameter records: every run of the experiment, in any order.
@@ -37,7 +39,8 @@ public struct SweepResults: Sendable {
         let missing = runs.indices.filter { byIndex[$0] == nil }
         guard missing.isEmpty else {
             let list = missing.prefix(20).map(String.init).joined(separator: ", ")
-            throw Problem(description: "\(missing.count) of \(runs.count) runs missing (\(list)\(missing.count > 20 ? ", …" : ""))")
+            throw Problem(description: "\(missing.count) of \(runs.count) runs missing (\(list)\(missing.count > 20 ? ", …" : ""))",
+                          isIncomplete: true)
         }
         let sorted = byIndex.map { $0! }
         let experiment = manifest.experiment

@@ -47,10 +47,10 @@ public struct SweepRunner: Sendable {
     /// - Parameters:
     ///   - jobs: runs simulated at the same time (each `CitySimulation` owns its random streams).
     ///   - shard: the slice to run (`runIndex % count == index`).
-    ///   - progress: called (from worker threads) after each finished run with a line to show.
+    ///   - progress: called (from worker threads) after each finished run with the runs finished and to do.
     /// - Returns: how many runs ran and how many were already done.
     /// - Throws: the first error of a run (the other workers stop taking new runs).
-    public func run(jobs: Int, shard: Shard = .all, progress: (@Sendable (String) -> Void)? = nil) throws -> Outcome {
+    public func run(jobs: Int, shard: Shard = .all, progress: (@Sendable (_ done: Int, _ todo: Int) -> Void)? = nil) throws -> Outcome {
         let started = Date()
         try FileManager.default.createDirectory(at: directory.appendingPathComponent(SweepFiles.runs),
                                                 withIntermediateDirectories: true)
@@ -68,8 +68,7 @@ public struct SweepRunner: Sendable {
                         let record = try self.simulate(run)
                         try record.write(to: SweepFiles.record(directory, run.index))
                         let done = queue.finished()
-                        progress?("[\(done)/\(todo.count)] run \(run.index) (point \(run.point), replication \(run.replication)): "
-                            + "p90 wait \(Int(record.summary.waitS.p90)) s, \(String(format: "%.2f", record.summary.engine.wallS)) s")
+                        progress?(done, todo.count)
                     } catch {
                         queue.fail(error)
                     }

@@ -42,8 +42,8 @@ public final class CitySimulation {
     var refusedOpenRequest = 0, refusedTooSoon = 0
     /// The simulator's own record of the zone queues, to check their order (D15) independently of the core.
     var queueOrder = QueueOrderCheck(zones: 0)
-    /// Set to see progress on standard error for long runs.
-    public var showsProgress = false
+    /// Called every 65,536 events with the simulated time reached (of `horizon`), e.g. to feed a `ProgressMeter`.
+    public var progress: ((_ simulatedSeconds: Double, _ horizon: Double) -> Void)?
     /// Set to check the core's invariants after every `invariantCheckInterval`-th event and at the end (slow; tests use it).
     public var checksInvariants = false
     /// How many events pass between invariant checks (1 = after every event).
@@ -88,7 +88,6 @@ public final class CitySimulation {
         if let first = demand.nextArrival(after: 0, horizon: horizon, arrivalsRandom) { schedule(.arrival, at: first) }
         if let first = plannerDemand?.legs.first { schedule(.plannerLeg, at: first.bookAt) }
         schedule(.hourTick(hour: 0), at: 0, priority: 1)
-        var lastReport = started
         while let (time, event) = events.popNext() {
             if time >= horizon { break }
             eventCount += 1
@@ -97,15 +96,8 @@ public final class CitySimulation {
                 let problems = core.invariantViolations()
                 if !problems.isEmpty { invariantProblems += problems.map { "t=\(time): \($0)" } }
             }
-            if showsProgress, eventCount & 0xFFFF == 0 {
-                let wall = Date()
-                if wall.timeIntervalSince(lastReport) > 0.25, wall.timeIntervalSince(started) > 1 {
-                    Progress.draw(fraction: time / horizon, label: scenario.name)
-                    lastReport = wall
-                }
-            }
+            if let progress, eventCount & 0xFFFF == 0 { progress(time, horizon) }
         }
-        if showsProgress, Date().timeIntervalSince(started) > 1 { Progress.finish() }
         if checksInvariants { invariantProblems += core.invariantViolations().map { "at the end: \($0)" } }
         closeBooks()
         let wall = Date().timeIntervalSince(started)

@@ -76,10 +76,8 @@ public struct AccountService: Sendable {
     /// - Throws: `AccountError.invalidInput` or `.taken`.
     public func create(email: String, password: String, name: String, role: Role,
                        licence: String? = nil, taxiCode: String? = nil) async throws -> Account {
-        let email = email.trimmingCharacters(in: .whitespaces).lowercased()
-        guard email.count <= 254, email.split(separator: "@").count == 2, !email.contains(" ") else {
-            throw AccountError.invalidInput("email must look like name@domain", field: "email")
-        }
+        guard Self.isEmail(email) else { throw AccountError.invalidInput("email must look like name@domain", field: "email") }
+        let email = email.lowercased()
         try Self.checkPassword(password, field: "password")
         guard name.count <= 200 else { throw AccountError.invalidInput("name is longer than 200 characters", field: "name") }
         let account = Account(email: email, name: name, role: role, passwordHash: try await hash(password),
@@ -90,6 +88,17 @@ public struct AccountService: Sendable {
     /// A customer registers.
     public func register(email: String, password: String, name: String) async throws -> Account {
         try await create(email: email, password: password, name: name, role: .customer)
+    }
+
+    /// The documented email rule (`Registration.email` in the OpenAPI document): at most 254 code points,
+    /// one `@` with something on each side, no space, tab, CR or LF.
+    static func isEmail(_ text: String) -> Bool {
+        let scalars = text.unicodeScalars
+        guard scalars.count <= 254 else { return false }
+        let parts = scalars.split(separator: "@", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts.allSatisfy { part in
+            !part.isEmpty && !part.contains { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+        }
     }
 
     static func checkPassword(_ password: String, field: String? = nil) throws {

@@ -22,9 +22,10 @@ func buildRouter(host: DispatchHost, accounts: AccountService, planner: PlannerS
                  keepAlive: Duration = .seconds(15)) -> Router<ServiceRequestContext> {
     let router = Router(context: ServiceRequestContext.self)
     router.add(middleware: ProblemMiddleware())
+    router.add(middleware: MethodNotAllowedMiddleware())
     router.add(middleware: AuthenticationMiddleware(accounts: accounts))
     router.get("health") { _, _ in HTTPResponse.Status.ok }
-    router.get("openapi.json", use: OpenAPIDocument.serve)
+    router.get("openapi.json", use: OpenAPIDocument.serve(host: host))
     let v1 = router.group("v1")
     v1.addRoutes(PublicController(host: host).routes)
     v1.addRoutes(AccountController(accounts: accounts).routes)

@@ -42,9 +42,30 @@ enum PlannerInput {
     }
 
     struct ConditionsBody: Decodable {
-        struct StrikeHours: Decodable { var from: String?; var until: String? }
+        struct StrikeHours: Decodable {
+            var from: String?
+            var until: String?
+
+            enum CodingKeys: String, CodingKey { case from, until }
+
+            /// Left out: from the start or until the end of the day; `null` is refused.
+            init(from decoder: any Decoder) throws {
+                let body = try decoder.container(keyedBy: CodingKeys.self)
+                from = try body.decodeUnlessNull(String.self, forKey: .from)
+                until = try body.decodeUnlessNull(String.self, forKey: .until)
+            }
+        }
         var rainHours: [Int]?
         var strikes: [StrikeHours]?
+
+        enum CodingKeys: String, CodingKey { case rainHours, strikes }
+
+        /// Both lists may be left out (none), but not sent as `null`.
+        init(from decoder: any Decoder) throws {
+            let body = try decoder.container(keyedBy: CodingKeys.self)
+            rainHours = try body.decodeUnlessNull([Int].self, forKey: .rainHours)
+            strikes = try body.decodeUnlessNull([StrikeHours].self, forKey: .strikes)
+        }
     }
 
     struct PrimaryBody: Decodable { var appointmentId: Int? }
