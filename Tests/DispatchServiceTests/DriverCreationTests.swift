@@ -13,6 +13,8 @@ final class FailingLogStore: DispatchStore {
     let failing = Mutex(false)
     let appendDelay = Mutex(Duration.zero)
     let unreachable = Mutex(false)
+    /// While set, account reads wait, deaf to cancellation (a database that stopped answering).
+    let hanging = Mutex(false)
     /// Appends started and not yet finished.
     let appending = Mutex(0)
 
@@ -30,6 +32,7 @@ final class FailingLogStore: DispatchStore {
     func insert(_ account: Account) async throws -> Account { try await base.insert(account) }
     func account(id: Int) async throws -> Account? {
         if unreachable.withLock({ $0 }) { throw Failure() }
+        while hanging.withLock({ $0 }) { await Task { try? await Task.sleep(for: .milliseconds(10)) }.value }
         return try await base.account(id: id)
     }
     func account(email: String) async throws -> Account? { try await base.account(email: email) }

@@ -24,6 +24,23 @@ import Testing
         }
     }
 
+    @Test func readyAnswersWithinItsTimeoutWhenTheStoreHangs() async throws {
+        let store = FailingLogStore()
+        let fixture = try await ServiceFixture(store: store)
+        store.hanging.withLock { $0 = true }
+        // Ends the hang after 20 s, so that a check that waits for the store fails here instead of hanging.
+        let release = Task {
+            try await Task.sleep(for: .seconds(20))
+            store.hanging.withLock { $0 = false }
+        }
+        let problem = await Readiness(storeTimeout: .milliseconds(100)).problem(of: fixture.host)
+        let answeredDuringTheHang = store.hanging.withLock { $0 }
+        release.cancel()
+        store.hanging.withLock { $0 = false }
+        #expect(answeredDuringTheHang)
+        #expect(problem?.code == "store-unavailable" && problem?.detail.contains("did not answer") == true)
+    }
+
     @Test func readyTurnsToShuttingDownWhenDrainingBegins() async throws {
         let fixture = try await ServiceFixture()
         try await fixture.test { client in

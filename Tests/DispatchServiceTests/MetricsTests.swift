@@ -86,6 +86,20 @@ import Testing
         }
     }
 
+    @Test func zonesANewMapNoLongerHasLeaveTheExport() async throws {
+        try await ServiceFixture().test { client in
+            let admin = try await client.admin()
+            let before = try await Self.scrape(client)
+            #expect(Self.sample(before, #"citysim_zone_queue_length{zone="8"}"#) == 0)  // 3 × 3 zones
+            let city = #"{"width":4000,"height":4000,"zone_side":2000}"#
+            #expect(try await client.call(.put, "/v1/admin/city", token: admin, json: city).status == .ok)
+            let after = try await Self.scrape(client)
+            #expect(Self.sample(after, #"citysim_zone_queue_length{zone="3"}"#) == 0)   // 2 × 2 zones
+            #expect(Self.sample(after, #"citysim_zone_queue_length{zone="4"}"#) == nil)
+            #expect(Self.sample(after, #"citysim_zone_queue_length{zone="8"}"#) == nil)
+        }
+    }
+
     @Test func eventStreamSubscribersAreCountedUntilTheStreamsEnd() async throws {
         let fixture = try await ServiceFixture()
         try await fixture.test { client in

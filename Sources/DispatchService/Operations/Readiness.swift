@@ -19,19 +19,31 @@ public final class Readiness: Sendable {
     /// Why the service is not ready, or nil when it is.
     func problem(of host: DispatchHost) async -> Problem? {
         if isDraining { return Problem(.serviceUnavailable, "shutting-down", detail: "the service is shutting down") }
-        let timeout = storeTimeout
-        let failure: String? = await withTaskGroup(of: String?.self) { group in
-            group.addTask {
-                do { try await host.checkStore(); return nil } catch { return "\(error)" }
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return Task.isCancelled ? nil : "the store did not answer within \(timeout)"
-            }
-            let first = await group.next()!
-            group.cancelAll()
-            return first
-        }
+        let failure = await storeFailure(of: host)
         return failure.map { Problem(.serviceUnavailable, "store-unavailable", detail: $0) }
+    }
+
+    /// Why the store check failed, or nil; answers within `storeTimeout` even when the store hangs and
+    /// ignores cancellation (the check then goes on, unawaited, in a task of its own).
+    private func storeFailure(of host: DispatchHost) async -> String? {
+        let timeout = storeTimeout
+        let waiting = NIOLockedValueBox<CheckedContinuation<String?, Never>?>(nil)
+        @Sendable func answer(_ failure: String?) {
+            waiting.withLockedValue { continuation in
+                continuation?.resume(returning: failure)
+                continuation = nil
+            }
+        }
+        return await withCheckedContinuation { continuation in
+            waiting.withLockedValue { $0 = continuation }
+            let timer = Task {
+                try await Task.sleep(for: timeout)
+                answer("the store did not answer within \(timeout)")
+            }
+            Task {
+                do { try await host.checkStore(); answer(nil) } catch { answer("\(error)") }
+                timer.cancel()
+            }
+        }
     }
 }

@@ -33,6 +33,8 @@ public final class ServiceMetrics: Sendable {
     private let commitDuration: DurationHistogram
     private let batchSize: ValueHistogram
     private let commitFailures: Counter
+    /// Zones exported at the last scrape, so the series of zones a new map no longer has are removed.
+    private let exportedZones = NIOLockedValueBox(0)
 
     static let requestBuckets: [Duration] = [
         .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
@@ -110,10 +112,13 @@ public final class ServiceMetrics: Sendable {
         for (status, count) in state.ridesByState {  // every state, 0 included, so a drained state reads 0
             gauge("citysim_rides", "Rides held in memory, by state.", [("state", status)]).set(Double(count))
         }
-        for (zone, length) in state.queueLengths.enumerated() {
+        func queueGauge(_ zone: Int) -> Gauge {
             gauge("citysim_zone_queue_length", "Taxis in each zone's FIFO queue (D3).", [("zone", String(zone))])
-                .set(Double(length))
         }
+        for (zone, length) in state.queueLengths.enumerated() { queueGauge(zone).set(Double(length)) }
+        let zones = state.queueLengths.count
+        let exported = exportedZones.withLockedValue { exported in defer { exported = zones }; return exported }
+        for gone in zones..<max(zones, exported) { registry.unregisterGauge(queueGauge(gone)) }  // PUT /v1/admin/city
         for (party, count) in state.subscribers {
             gauge("citysim_sse_subscribers", "Open server-sent event streams, by party.", [("party", party)])
                 .set(Double(count))
