@@ -25,6 +25,12 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // Observability and operations of the service (the first four also come with Hummingbird).
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .systemLibrary(name: "CGSL", pkgConfig: "gsl", providers: [.apt(["libgsl-dev"]), .brew(["gsl"])]),
@@ -53,6 +59,13 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Yams", package: "Yams"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], resources: [.copy("Resources/openapi.json"), .copy("Resources/web")]),
         // The load generator: plays a scenario (or a closed-loop burst) against a running
         // service over HTTP, measures latency per endpoint and checks the end state.
@@ -66,6 +79,7 @@ let package = Package(
         .executableTarget(name: "citysim", dependencies: [
             "CitySim", "DispatchCore", "TripPlanner", "DispatchService", "ServiceLoad",
             .product(name: "Yams", package: "Yams"),
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], plugins: ["BuildStamp"]),
         // Writes the git commit the tool is built from (`citysim --version`, summaries' `commit`).

@@ -2,6 +2,8 @@ import CitySim
 import DispatchCore
 import Hummingbird
 import Logging
+import ServiceLifecycle
+import UnixSignals
 
 /// Assembles the service from a config: store, dispatch host, accounts, first administrator.
 ///
@@ -15,6 +17,10 @@ public struct DispatchServiceApp: Sendable {
     public let accounts: AccountService
     /// The trip planner: its store (the SQLite or PostgreSQL store's database, or memory) and the config's transit feed.
     let planner: PlannerService
+    /// What `GET /metrics` exports; the host records its command-log commits here.
+    public let metrics: ServiceMetrics
+    /// What `GET /health/ready` answers; not ready once graceful shutdown begins.
+    public let readiness = Readiness()
 
     /// Opens the store, replays its log, creates the first administrator and makes sure every
     /// driver account is known to the core.
@@ -63,8 +69,11 @@ public struct DispatchServiceApp: Sendable {
         for driver in try await store.accounts(role: .driver) where !(await host.knowsDriver(DriverID(driver.id))) {
             try await host.execute(.addDriver(DriverID(driver.id), taxiCode: driver.taxiCode ?? "TAXI-\(driver.id)"))
         }
+        let metrics = ServiceMetrics()
+        await host.measure(with: metrics)
         return DispatchServiceApp(config: config, host: host, accounts: accounts,
-                                  planner: PlannerService(store: plannerStore, host: host, transit: transit))
+                                  planner: PlannerService(store: plannerStore, host: host, transit: transit),
+                                  metrics: metrics)
     }
 
     /// The config's store: its SQLite file, or a pool of connections to its PostgreSQL database.
@@ -75,16 +84,46 @@ public struct DispatchServiceApp: Sendable {
         }
     }
 
-    /// Serves HTTP until the process is told to stop; timers run alongside.
-    public func run() async throws {
-        var logger = Logger(label: "citysim.service")
-        logger.logLevel = .info
+    /// The router of this service: its planner, metrics, readiness and request-log level.
+    func router(keepAlive: Duration = .seconds(15)) -> Router<ServiceRequestContext> {
+        buildRouter(host: host, accounts: accounts, planner: planner, metrics: metrics, readiness: readiness,
+                    requestLogLevel: (config.log ?? LogSettings()).requestLevel, keepAlive: keepAlive)
+    }
+
+    /// Serves HTTP until SIGTERM or SIGINT, then shuts down gracefully (see `serviceGroup`) and flushes the log.
+    public func run(shutdownGrace: Duration = .seconds(30)) async throws {
+        defer { LogSettings.flush() }
+        try await serviceGroup(shutdownGrace: shutdownGrace).run()
+        logger.info("citysim serve: stopped")
+    }
+
+    /// The service's parts as one `ServiceGroup`, started in this order and stopped in reverse: the
+    /// PostgreSQL pool, the timer loop, the HTTP server (Hummingbird's `Application`), the drain. On
+    /// graceful shutdown (one of `signals`, or `triggerGracefulShutdown()`) readiness turns 503 and the
+    /// event streams end, the server stops accepting and drains the requests in flight, the timer loop
+    /// stops, and the PostgreSQL pool closes; past `shutdownGrace` what is left is cancelled.
+    /// - Parameters:
+    ///   - port: listen here instead of the config's port (0: any free port, tests).
+    ///   - onListening: told the port once the server listens.
+    func serviceGroup(shutdownGrace: Duration = .seconds(30), signals: [UnixSignal] = [.sigterm, .sigint],
+                      port: Int? = nil, onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> ServiceGroup {
         let app = Application(
-            router: buildRouter(host: host, accounts: accounts, planner: planner),
-            configuration: .init(address: .hostname(config.host, port: config.port), serverName: "citysim"),
+            router: router(),
+            configuration: .init(address: .hostname(config.host, port: port ?? config.port), serverName: "citysim"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger)
-        let timers = Task { await host.runTimers() }
-        defer { timers.cancel() }
-        try await app.runService()
+        var services: [any Service] = []
+        if let postgres = host.store as? PostgresDispatchStore { services.append(StorePoolService(store: postgres)) }
+        services += [TimerService(host: host), app, DrainService(host: host, readiness: readiness)] as [any Service]
+        var configuration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: signals, logger: logger)
+        configuration.maximumGracefulShutdownDuration = shutdownGrace
+        return ServiceGroup(configuration: configuration)
+    }
+
+    /// The service's logger, at the config's level.
+    var logger: Logger {
+        var logger = Logger(label: "citysim.service")
+        logger.logLevel = (config.log ?? LogSettings()).loggerLevel
+        return logger
     }
 }

@@ -19,11 +19,20 @@ import Yams
 ///   transfer_s: 60
 /// clock_speed: 1                # > 1 runs the service clock faster (load tests: `citysim load --speed`)
 /// login_burst_per_address: 30   # logins one client address may make at once (load tests from one host raise it)
+/// log: { level: info, format: text, requests: debug }   # format json: one JSON object a line
 /// ```
+///
+/// Read strictly by `load(path:environment:)` (see `ServiceConfigReader`): an unknown key is an error;
+/// every key can be set from the environment (`CITYSIM_PORT`, `CITYSIM_ADMIN_PASSWORD`,
+/// `CITYSIM_PLANNER_ORIGIN_LAT`, …); `database_file` and `admin.password_file` read a secret from a file.
 public struct ServiceConfig: Codable, Sendable, Equatable {
     public struct Admin: Codable, Sendable, Equatable {
         public var email: String
         public var password: String
+        public init(email: String, password: String) {
+            self.email = email
+            self.password = password
+        }
     }
 
     /// Scenario file (city and `dispatch` section); relative paths are relative to the config file.
@@ -49,6 +58,8 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
     /// Logins one client address may make in a burst (refilled at the same number per minute). Default 30;
     /// a load test that signs in hundreds of customers from 127.0.0.1 raises it.
     public var loginBurstPerAddress: Int?
+    /// Log level, format and request logging; nil = info, text, requests at debug.
+    public var log: LogSettings?
 
     public init(scenario: String, database: String, host: String = "127.0.0.1", port: Int = 8080,
                 admin: Admin, tokenLifetimeS: Double? = nil, bcryptCost: Int? = nil, clockSpeed: Double? = nil,
@@ -64,11 +75,16 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
         self.clockSpeed = clockSpeed
     }
 
-    /// Reads a config file; the scenario path becomes absolute (relative to the file).
-    public static func load(path: String) throws -> ServiceConfig {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        let decoder = YAMLDecoder()
-        var config = try decoder.decode(ServiceConfig.self, from: text, userInfo: [:])
+    /// Reads a config file strictly, with the environment's `CITYSIM_*` overrides and `*_file` secrets;
+    /// the scenario and GTFS paths become absolute (relative to the file).
+    /// - Throws: `ConfigError` naming the file, the key and the reason.
+    public static func load(path: String,
+                            environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServiceConfig {
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw ConfigError(message: "cannot read file: \(error.localizedDescription)", file: path, line: nil)
+        }
+        var config = try ServiceConfigReader(file: path, environment: environment).read(text)
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         if !config.scenario.hasPrefix("/") {
             config.scenario = folder.appendingPathComponent(config.scenario).path
@@ -76,7 +92,10 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
         if let gtfs = config.planner?.gtfs, !gtfs.hasPrefix("/") {
             config.planner?.gtfs = folder.appendingPathComponent(gtfs).path
         }
-        try config.validate()
+        do { try config.validate() } catch var error as ConfigError {
+            error.file = path
+            throw error
+        }
         return config
     }
 
@@ -117,7 +136,7 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case scenario, database, host, port, admin
         case tokenLifetimeS = "token_lifetime_s", bcryptCost = "bcrypt_cost"
-        case clockSpeed = "clock_speed", loginBurstPerAddress = "login_burst_per_address", planner
+        case clockSpeed = "clock_speed", loginBurstPerAddress = "login_burst_per_address", planner, log
     }
 }
 
@@ -155,7 +174,24 @@ public enum StoreLocation: Sendable, Equatable {
     case postgres(PostgresURL)
 }
 
+/// A service config that cannot be used: which file (and line, when known), which key, and why.
 public struct ConfigError: Error, CustomStringConvertible {
+    /// `key.path: reason`, or the reason alone when it concerns the whole file.
     public var message: String
-    public var description: String { "service config: \(message)" }
+    /// The config file, when the error came from one.
+    public var file: String?
+    /// 1-based line in `file`, when known.
+    public var line: Int?
+
+    public init(message: String, file: String? = nil, line: Int? = nil) {
+        self.message = message
+        self.file = file
+        self.line = line
+    }
+
+    /// `service config FILE:LINE: key: reason`.
+    public var description: String {
+        guard let file else { return "service config: \(message)" }
+        return "service config \(file)\(line.map { ":\($0)" } ?? ""): \(message)"
+    }
 }

@@ -128,11 +128,22 @@ public enum LoadRun {
         return LoadOutcome(report: final, check: check)
     }
 
-    /// `GET /v1/admin/state`, retried while the service does not answer (restarting).
+    /// `GET /v1/admin/state`, every page joined, retried while the service does not answer (restarting).
     public static func serviceState(_ api: ServiceAPI, admin: SignedIn) async throws -> WireServiceState {
+        var state = try await serviceStatePage(api, admin: admin, after: 0)
+        while let after = state.nextAfter {
+            let page = try await serviceStatePage(api, admin: admin, after: after)
+            state.rides += page.rides
+            state.nextAfter = page.nextAfter
+        }
+        return state
+    }
+
+    private static func serviceStatePage(_ api: ServiceAPI, admin: SignedIn, after: Int) async throws -> WireServiceState {
         var last = 0
         for _ in 0..<120 {
-            let answer = await api.call(.GET, "/v1/admin/state", token: admin.token, body: nil as String?)
+            let answer = await api.call(.GET, "/v1/admin/state?after=\(after)&limit=10000", token: admin.token,
+                                        body: nil as String?)
             if answer.status == 200, let state = answer.decode(WireServiceState.self) { return state }
             last = answer.status
             if answer.status != 0 { break }

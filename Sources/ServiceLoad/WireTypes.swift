@@ -68,7 +68,7 @@ struct WireShift: Codable, Sendable {
 
 struct WireAvailability: Codable, Sendable { var available: Bool }
 
-/// `GET /v1/admin/state`.
+/// `GET /v1/admin/state` (one page; `LoadRun.serviceState` joins the pages).
 public struct WireServiceState: Codable, Sendable {
     /// One request the service holds, with its state name (`completed`, `rejected`, …).
     public struct Ride: Codable, Sendable { public var id: Int; public var status: String }
@@ -76,6 +76,8 @@ public struct WireServiceState: Codable, Sendable {
     public var clockRate: Double
     public var counts: [String: Int]
     public var rides: [Ride]
+    /// The next page's `after`; nil on the last page.
+    public var nextAfter: Int?
     public var invariantViolations: [String]
     public var replayRefusals: Int
 }

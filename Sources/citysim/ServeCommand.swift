@@ -1,6 +1,7 @@
 import ArgumentParser
 import DispatchService
 import Foundation
+import Logging
 
 /// `citysim serve --config service.yaml`: the HTTP dispatch service around the same core the simulator drives.
 struct ServeCommand: AsyncParsableCommand {
@@ -33,11 +34,22 @@ struct ServeCommand: AsyncParsableCommand {
             printError("error: \(error)")
             throw ExitCode(2)
         }
+        let log = loaded.log ?? LogSettings()
+        DispatchServiceApp.bootstrapLogging(log)
         let service = try await DispatchServiceApp.open(config: loaded)
+        service.bootstrapMetrics()
         let speed = loaded.clockSpeed.map { $0 == 1 ? "" : "  clock ×\($0)" } ?? ""
-        // Unbuffered, so the start line reaches a log file even if the process is later killed.
-        FileHandle.standardOutput.write(Data(
-            "citysim serve: http://\(loaded.host):\(loaded.port)  database \(loaded.redactedDatabase)\(speed)\n".utf8))
+        if log.format == .json {
+            var logger = Logger(label: "citysim.service")
+            logger.logLevel = .info
+            logger.info("citysim serve: listening", metadata: [
+                "url": "http://\(loaded.host):\(loaded.port)", "database": "\(loaded.redactedDatabase)"])
+            LogSettings.flush()
+        } else {
+            // Unbuffered, so the start line reaches a log file even if the process is later killed.
+            FileHandle.standardOutput.write(Data(
+                "citysim serve: http://\(loaded.host):\(loaded.port)  database \(loaded.redactedDatabase)\(speed)\n".utf8))
+        }
         try await service.run()
     }
 }

@@ -24,4 +24,27 @@ import Testing
             #expect(state.clockRate == 1)
         }
     }
+
+    @Test func ridesArePagedByIdWhileCountsCoverThemAll() async throws {
+        try await ServiceFixture().test { client in
+            let admin = try await client.admin()
+            var ids: [Int] = []
+            for name in ["ana", "ben", "cem"] {
+                let customer = try await client.customer("\(name)@example.com")
+                ids.append(try await client.call(.post, "/v1/rides", token: customer.token, json: rideJSON).decode(RideBody.self).id)
+            }
+            let first = try await client.call(.get, "/v1/admin/state?limit=2", token: admin)
+                .decode(AdminStateController.StateBody.self)
+            #expect(first.rides.map(\.id) == Array(ids[0..<2]) && first.nextAfter == ids[1])
+            #expect(first.total == 3 && first.counts == ["rejected": 3])
+            let second = try await client.call(.get, "/v1/admin/state?limit=2&after=\(ids[1])", token: admin)
+                .decode(AdminStateController.StateBody.self)
+            #expect(second.rides.map(\.id) == [ids[2]] && second.nextAfter == nil && second.total == 3)
+            let whole = try await client.call(.get, "/v1/admin/state", token: admin).decode(AdminStateController.StateBody.self)
+            #expect(whole.rides.map(\.id) == ids && whole.nextAfter == nil)
+            let bad = try await client.call(.get, "/v1/admin/state?limit=0", token: admin)
+            #expect(bad.status == .badRequest && bad.problem?.field == "limit")
+            #expect(try await client.call(.get, "/v1/admin/state?after=x", token: admin).status == .badRequest)
+        }
+    }
 }

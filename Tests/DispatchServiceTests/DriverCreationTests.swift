@@ -6,20 +6,35 @@ import Synchronization
 import Testing
 @testable import DispatchService
 
-/// An in-memory store whose command log can be made to fail, as a full disk or a lost database would.
+/// An in-memory store whose command log can be made to fail, as a full disk or a lost database would,
+/// or slow (`appendDelay`), and whose account reads can be made to fail (`unreachable`, a lost database).
 final class FailingLogStore: DispatchStore {
     let base = InMemoryDispatchStore()
     let failing = Mutex(false)
+    let appendDelay = Mutex(Duration.zero)
+    let unreachable = Mutex(false)
+    /// While set, account reads wait, deaf to cancellation (a database that stopped answering).
+    let hanging = Mutex(false)
+    /// Appends started and not yet finished.
+    let appending = Mutex(0)
 
     struct Failure: Error {}
 
     func append(_ commands: [LoggedCommand]) async throws {
         if failing.withLock({ $0 }) { throw Failure() }
+        appending.withLock { $0 += 1 }
+        defer { appending.withLock { $0 -= 1 } }
+        let delay = appendDelay.withLock { $0 }
+        if delay > .zero { try await Task.sleep(for: delay) }
         try await base.append(commands)
     }
     func commands() async throws -> [LoggedCommand] { try await base.commands() }
     func insert(_ account: Account) async throws -> Account { try await base.insert(account) }
-    func account(id: Int) async throws -> Account? { try await base.account(id: id) }
+    func account(id: Int) async throws -> Account? {
+        if unreachable.withLock({ $0 }) { throw Failure() }
+        while hanging.withLock({ $0 }) { await Task { try? await Task.sleep(for: .milliseconds(10)) }.value }
+        return try await base.account(id: id)
+    }
     func account(email: String) async throws -> Account? { try await base.account(email: email) }
     func accounts(role: Role) async throws -> [Account] { try await base.accounts(role: role) }
     func update(_ account: Account) async throws { try await base.update(account) }

@@ -44,8 +44,7 @@ struct ServiceFixture {
     /// - Parameter keepAlive: time between keep-alive comments on open event streams.
     func test<T>(_ setup: TestingSetup = .router, keepAlive: Duration = .seconds(15),
                  _ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
-        let router = buildRouter(host: service.host, accounts: service.accounts, planner: service.planner,
-                                 keepAlive: keepAlive)
+        let router = service.router(keepAlive: keepAlive)
         let app = Application(router: router)
         return try await app.test(setup, body)
     }

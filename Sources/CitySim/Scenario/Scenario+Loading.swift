@@ -36,6 +36,11 @@ extension Scenario {
     /// - Throws: `ScenarioError`.
     public static func load(yaml: String, file: String, overrides: [String] = []) throws(ScenarioError) -> Scenario {
         var root = try ScenarioNode.parse(yaml: yaml, file: file)
+        if case .mapping(let entries) = root.value, entries.contains(where: { $0.key == "database" || $0.key == "admin" }),
+           !entries.contains(where: { $0.key == "city" }) {
+            throw ScenarioError(file: file, keyPath: "", reason: "this is a service config (for citysim serve --config), "
+                                + "not a scenario; its scenario is the file its `scenario:` key names")
+        }
         for text in overrides {
             try ScenarioOverride(text, file: file).apply(to: &root, file: file)
         }

@@ -140,6 +140,16 @@ extension Request {
         guard let value = Double(text) else { throw Problem.badRequest("query parameter \(name) is not a number") }
         return value
     }
+
+    /// An optional integer query parameter within `range`, or 400 naming it.
+    func integer(_ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
+        guard let text = uri.queryParameters.get(name) else { return value }
+        guard let number = Int(text), range.contains(number) else {
+            throw Problem(.badRequest, "invalid-field", detail: "query parameter \(name) must be an integer in \(range.lowerBound)…\(range.upperBound)",
+                          field: name)
+        }
+        return number
+    }
 }
 
 extension ServiceRequestContext {

@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 
 /// The service's router: problem documents for every error, bearer-token
 /// authentication, and one route collection per resource under `/v1`. The trip
@@ -17,15 +18,20 @@ public func buildRouter(host: DispatchHost, accounts: AccountService,
                 planner: PlannerService(store: InMemoryPlannerStore(), host: host, transit: nil), keepAlive: keepAlive)
 }
 
-/// The service's router with the trip planner's routes (`/v1/planner`, `/v1/admin/conditions`) on `planner`.
+/// The service's router with the trip planner's routes (`/v1/planner`, `/v1/admin/conditions`) on `planner`,
+/// and the operator's routes (`/metrics`, `/health/live`, `/health/ready`) on `metrics` and `readiness`.
 func buildRouter(host: DispatchHost, accounts: AccountService, planner: PlannerService,
-                 keepAlive: Duration = .seconds(15)) -> Router<ServiceRequestContext> {
+                 metrics: ServiceMetrics = ServiceMetrics(), readiness: Readiness = Readiness(),
+                 requestLogLevel: Logger.Level = .debug, keepAlive: Duration = .seconds(15)) -> Router<ServiceRequestContext> {
     let router = Router(context: ServiceRequestContext.self)
+    router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+    router.add(middleware: LogRequestsMiddleware(requestLogLevel))
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: MethodNotAllowedMiddleware())
     router.add(middleware: AuthenticationMiddleware(accounts: accounts))
     router.get("health") { _, _ in HTTPResponse.Status.ok }
     router.get("openapi.json", use: OpenAPIDocument.serve(host: host))
+    OperationsController(host: host, metrics: metrics, readiness: readiness).add(to: router)
     let v1 = router.group("v1")
     v1.addRoutes(PublicController(host: host).routes)
     v1.addRoutes(AccountController(accounts: accounts).routes)

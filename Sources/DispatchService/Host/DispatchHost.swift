@@ -41,6 +41,8 @@ public actor DispatchHost {
     /// The timer loop's current sleep, cancelled when an earlier timer arrives.
     var sleeper: Task<Void, Never>?
     var sleepingUntil = Double.infinity
+    /// Where command-log commits are counted and timed; nil = not measured.
+    var metrics: ServiceMetrics?
 
     /// The last sequence number handed out, and the last one known durable.
     private var sequence: Int64 = 0
@@ -65,6 +67,9 @@ public actor DispatchHost {
         core = try makeCore()
         try await rebuild()
     }
+
+    /// Counts and times the command-log commits in `metrics` from now on.
+    public func measure(with metrics: ServiceMetrics) { self.metrics = metrics }
 
     // MARK: - Commands
 
@@ -111,9 +116,12 @@ public actor DispatchHost {
         while !unwritten.isEmpty {
             let batch = unwritten
             unwritten = []
+            let started = ContinuousClock.now
             do {
                 try await store.append(batch)
+                metrics?.recordCommit(commands: batch.count, duration: ContinuousClock.now - started)
             } catch {
+                metrics?.recordCommitFailure()
                 let failure = HostError.storageUnavailable("\(error)")
                 for lost in batch + unwritten { waiters.removeValue(forKey: lost.sequence)?.resume(throwing: failure) }
                 unwritten = []
@@ -124,6 +132,13 @@ public actor DispatchHost {
             durableSequence = batch.last!.sequence
             for done in batch { waiters.removeValue(forKey: done.sequence)?.resume() }
         }
+    }
+
+    /// Asks the store for a round trip (`/health/ready`).
+    /// - Throws: `HostError.storageUnavailable` while the host rebuilds after a failed write; the store's error.
+    func checkStore() async throws {
+        if broken { throw HostError.storageUnavailable("recovering from a failed write") }
+        try await store.ping()
     }
 
     /// Rebuilds the core from the store after a failed write (what was not stored is forgotten).

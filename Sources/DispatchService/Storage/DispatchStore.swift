@@ -48,3 +48,8 @@ public protocol DispatchStore: Sendable {
     func enqueue(_ message: OutboxMessage) async throws
     func outbox() async throws -> [OutboxMessage]
 }
+
+extension DispatchStore {
+    /// One round trip to the storage (a read of no account), for readiness checks.
+    public func ping() async throws { _ = try await account(id: -1) }
+}

@@ -4,8 +4,12 @@ import Hummingbird
 /// The service's state for operators and load tests: every request's status, counts by
 /// status, the dispatch core's invariant violations and the service clock. Administrators only.
 ///
-/// `GET /v1/admin/state` → `{"now","clock_rate","counts":{"completed":…},"rides":[{"id","status"}],
-/// "invariant_violations":[…],"replay_refusals":0}`.
+/// `GET /v1/admin/state?after=0&limit=1000` → `{"now","clock_rate","counts":{"completed":…},"total":N,
+/// "rides":[{"id","status"}],"next_after":ID,"invariant_violations":[…],"replay_refusals":0}`.
+///
+/// Paged: `rides` holds at most `limit` (1–10000, default 1000) rides with ids above `after` (default 0),
+/// in id order; `next_after` is the `after` of the next page, absent on the last. `counts` and `total`
+/// cover every ride held, whatever the page.
 struct AdminStateController {
     let host: DispatchHost
 
@@ -15,10 +19,17 @@ struct AdminStateController {
         var now: Double
         var clockRate: Double
         var counts: [String: Int]
+        /// Rides held in all (the sum of `counts`).
+        var total: Int
         var rides: [RideState]
+        /// The next page's `after`; nil on the last page.
+        var nextAfter: Int?
         var invariantViolations: [String]
         var replayRefusals: Int
     }
+
+    static let defaultLimit = 1000
+    static let maximumLimit = 10_000
 
     var routes: RouteCollection<ServiceRequestContext> {
         let routes = RouteCollection(context: ServiceRequestContext.self)
@@ -28,11 +39,22 @@ struct AdminStateController {
 
     @Sendable func state(_ request: Request, context: ServiceRequestContext) async throws -> StateBody {
         _ = try context.require(.admin)
+        let after = try request.integer("after", default: 0, in: 0...Int.max)
+        let limit = try request.integer("limit", default: Self.defaultLimit, in: 1...Self.maximumLimit)
         let census = await host.census()
-        let rides = census.rides.map { RideState(id: $0.id.rawValue, status: RideBody.name(of: $0.status)) }
         var counts: [String: Int] = [:]
-        for ride in rides { counts[ride.status, default: 0] += 1 }
-        return StateBody(now: census.now, clockRate: host.clock.rate, counts: counts, rides: rides,
+        for ride in census.rides { counts[RideBody.name(of: ride.status), default: 0] += 1 }
+        // census.rides is sorted by id: the page starts at the first id above `after`.
+        var low = 0, high = census.rides.count
+        while low < high {
+            let middle = (low + high) / 2
+            if census.rides[middle].id.rawValue <= after { low = middle + 1 } else { high = middle }
+        }
+        let page = census.rides[low..<min(low + limit, census.rides.count)]
+        let more = low + limit < census.rides.count
+        return StateBody(now: census.now, clockRate: host.clock.rate, counts: counts, total: census.rides.count,
+                         rides: page.map { RideState(id: $0.id.rawValue, status: RideBody.name(of: $0.status)) },
+                         nextAfter: more ? page.last?.id.rawValue : nil,
                          invariantViolations: census.invariantViolations, replayRefusals: census.replayRefusals)
     }
 }

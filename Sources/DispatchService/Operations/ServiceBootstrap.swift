@@ -1,0 +1,17 @@
+import Logging
+import Metrics
+import Prometheus
+
+extension DispatchServiceApp {
+    /// Points swift-log at the config's format and level, for the whole process (once, before any logger
+    /// is made): `citysim serve` does it; tests log through the default handler.
+    public static func bootstrapLogging(_ settings: LogSettings) {
+        LoggingSystem.bootstrap { label in settings.makeHandler(label: label) }
+    }
+
+    /// Points swift-metrics' global `MetricsSystem` at this service's registry (once a process), so that
+    /// libraries recording through swift-metrics appear at `GET /metrics` beside the service's own families.
+    public func bootstrapMetrics() {
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics.registry))
+    }
+}

@@ -1,0 +1,47 @@
+import DispatchCore
+import ServiceLifecycle
+
+/// The timer loop as a service: fires the host's timers until graceful shutdown, which it
+/// reaches after the HTTP server has drained (it is started before the server, so stopped after it).
+struct TimerService: Service {
+    let host: DispatchHost
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown { await host.runTimers() }
+    }
+}
+
+/// The first service told of a graceful shutdown (it is listed last): it marks the service not
+/// ready and ends the open event streams, so that the HTTP server, told next, can drain — an open
+/// stream would otherwise be an in-flight request that never ends.
+struct DrainService: Service {
+    let host: DispatchHost
+    let readiness: Readiness
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        readiness.beginDraining()
+        await host.endSubscriptions()
+    }
+}
+
+/// The PostgreSQL store's connection pool as a service: the pool serves the log replay before the
+/// group starts, and is closed when the group shuts down — last, after the requests and timers
+/// that use it have stopped.
+struct StorePoolService: Service {
+    let store: PostgresDispatchStore
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await store.close()
+    }
+}
+
+extension DispatchHost {
+    /// Ends every open event stream (graceful shutdown); their responses then finish.
+    func endSubscriptions() {
+        for streams in subscribers.values {
+            for continuation in streams.values { continuation.finish() }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import NIOConcurrencyHelpers
+import Prometheus
+
+/// The service's metrics, exported at `GET /metrics` in the Prometheus text format.
+///
+/// Request and command-log figures are recorded as they happen (counters and histograms);
+/// the state of the dispatch core (rides by state, zone queues, waiting customers, pending
+/// timers, event-stream subscribers) is read from the host at each scrape, so a scrape
+/// always shows the state as it is and nothing has to be kept up to date between scrapes.
+///
+/// Invariant: every family below is registered once, with its help text, in `registry`;
+/// a series of a labelled family exists from the first time its labels occur.
+/// Each service has its own registry (tests run many services in one process); `citysim serve`
+/// also points swift-metrics' global `MetricsSystem` at it, so libraries' metrics appear too.
+///
+/// ```swift
+/// let metrics = ServiceMetrics()
+/// metrics.recordRequest(route: "/v1/rides", method: "POST", status: 201, duration: .milliseconds(3))
+/// let text = await metrics.scrape(host)   // # TYPE citysim_http_requests_total counter …
+/// ```
+public final class ServiceMetrics: Sendable {
+    public let registry: PrometheusCollectorRegistry
+
+    private struct RequestKey: Hashable {
+        let route: String, method: String, status: Int
+    }
+    private struct RouteKey: Hashable {
+        let route: String, method: String
+    }
+    private let requestCounters = NIOLockedValueBox<[RequestKey: Counter]>([:])
+    private let requestDurations = NIOLockedValueBox<[RouteKey: DurationHistogram]>([:])
+    private let commitDuration: DurationHistogram
+    private let batchSize: ValueHistogram
+    private let commitFailures: Counter
+    /// Zones exported at the last scrape, so the series of zones a new map no longer has are removed.
+    private let exportedZones = NIOLockedValueBox(0)
+
+    static let requestBuckets: [Duration] = [
+        .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+        .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+        .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
+    ]
+    static let commitBuckets: [Duration] = [
+        .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2),
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+        .milliseconds(250), .seconds(1),
+    ]
+    static let batchBuckets: [Double] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
+
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        commitDuration = registry.makeDurationHistogram(
+            name: "citysim_command_log_commit_seconds", buckets: Self.commitBuckets,
+            help: "Time to make one batch of commands durable in the store (one transaction, group commit).")
+        batchSize = registry.makeValueHistogram(
+            name: "citysim_command_log_batch_size", buckets: Self.batchBuckets,
+            help: "Commands written per command-log commit.")
+        commitFailures = registry.makeCounter(
+            name: "citysim_command_log_commit_failures_total",
+            help: "Command-log commits that failed (the host then rebuilds from the store).")
+    }
+
+    // MARK: - Recorded as it happens
+
+    /// One answered HTTP request. `route` is the matched route template (`/v1/rides/{id}`),
+    /// never the raw path, so the number of series stays bounded.
+    public func recordRequest(route: String, method: String, status: Int, duration: Duration) {
+        let counter = requestCounters.withLockedValue { counters in
+            let key = RequestKey(route: route, method: method, status: status)
+            if let counter = counters[key] { return counter }
+            let counter = registry.makeCounter(
+                name: "citysim_http_requests_total",
+                labels: [("route", route), ("method", method), ("status", String(status))],
+                help: "HTTP requests answered, by route template, method and status.")
+            counters[key] = counter
+            return counter
+        }
+        counter.increment()
+        let histogram = requestDurations.withLockedValue { histograms in
+            let key = RouteKey(route: route, method: method)
+            if let histogram = histograms[key] { return histogram }
+            let histogram = registry.makeDurationHistogram(
+                name: "citysim_http_request_duration_seconds",
+                labels: [("route", route), ("method", method)], buckets: Self.requestBuckets,
+                help: "Time from a request's arrival to the end of its response body, by route template and method.")
+            histograms[key] = histogram
+            return histogram
+        }
+        histogram.record(duration)
+    }
+
+    /// One command-log commit of `commands` commands that took `duration`.
+    func recordCommit(commands: Int, duration: Duration) {
+        commitDuration.record(duration)
+        batchSize.record(Double(commands))
+    }
+
+    /// A command-log commit that failed.
+    func recordCommitFailure() { commitFailures.increment() }
+
+    // MARK: - Read at each scrape
+
+    /// Sets the state gauges from `host` and returns every family in the Prometheus text format.
+    public func scrape(_ host: DispatchHost) async -> String {
+        let state = await host.operationalState()
+        gauge("citysim_waiting_customers", "Immediate requests waiting for a taxi to become available (D7).")
+            .set(Double(state.waitingCustomers))
+        gauge("citysim_pending_timers", "Timers the host will fire (offers, maximum allowed delays, reservations).")
+            .set(Double(state.pendingTimers))
+        gauge("citysim_available_taxis", "Taxis available in a zone queue.").set(Double(state.availableTaxis))
+        for (status, count) in state.ridesByState {  // every state, 0 included, so a drained state reads 0
+            gauge("citysim_rides", "Rides held in memory, by state.", [("state", status)]).set(Double(count))
+        }
+        func queueGauge(_ zone: Int) -> Gauge {
+            gauge("citysim_zone_queue_length", "Taxis in each zone's FIFO queue (D3).", [("zone", String(zone))])
+        }
+        for (zone, length) in state.queueLengths.enumerated() { queueGauge(zone).set(Double(length)) }
+        let zones = state.queueLengths.count
+        let exported = exportedZones.withLockedValue { exported in defer { exported = zones }; return exported }
+        for gone in zones..<max(zones, exported) { registry.unregisterGauge(queueGauge(gone)) }  // PUT /v1/admin/city
+        for (party, count) in state.subscribers {
+            gauge("citysim_sse_subscribers", "Open server-sent event streams, by party.", [("party", party)])
+                .set(Double(count))
+        }
+        return registry.emitToString()
+    }
+
+    private func gauge(_ name: String, _ help: String, _ labels: [(String, String)] = []) -> Gauge {
+        labels.isEmpty ? registry.makeGauge(name: name, help: help)
+            : registry.makeGauge(name: name, labels: labels, help: help)
+    }
+}
