@@ -9,9 +9,11 @@ let package = Package(
         .library(name: "EventEngine", targets: ["EventEngine"]),
         .library(name: "CitySim", targets: ["CitySim"]),
         .library(name: "TripPlanner", targets: ["TripPlanner"]),
+        .library(name: "RoadNetwork", targets: ["RoadNetwork"]),
         .library(name: "TestSupport", targets: ["TestSupport"]),
         .library(name: "DispatchService", targets: ["DispatchService"]),
         .executable(name: "citysim", targets: ["citysim"]),
+        .executable(name: "roadnet", targets: ["roadnet"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -25,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(name: "CGSL", pkgConfig: "gsl", providers: [.apt(["libgsl-dev"])]),
@@ -39,6 +43,14 @@ let package = Package(
         ]),
         // The trip planner (Travlendar+): daily schedules and travel means; taxis through DispatchCore. Pure, no I/O.
         .target(name: "TripPlanner", dependencies: ["DispatchCore"]),
+        // Road networks: OpenStreetMap reader, drivable graph, contraction hierarchies, snapping,
+        // travel time by hour. Pure (no clock, no randomness); DispatchCore does not import it.
+        .target(name: "RoadNetwork", dependencies: [
+            "DispatchCore",
+            .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            .product(name: "CompressNIO", package: "compress-nio"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
         // The HTTP service: accounts, storage and timers around one DispatchCore.
         // The only module that imports Hummingbird, GRDB and PostgresNIO.
         .target(name: "DispatchService", dependencies: [
@@ -68,6 +80,11 @@ let package = Package(
             .product(name: "Yams", package: "Yams"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // Inspect an OpenStreetMap extract as a drivable network; export it for the networkx check.
+        .executableTarget(name: "roadnet", dependencies: [
+            "RoadNetwork", "DispatchCore", "TestSupport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         // Append throughput of the command log on each storage engine (prints, asserts nothing).
         .executableTarget(name: "store-bench", dependencies: ["DispatchCore", "DispatchService"]),
         // Seeded generators and other fixtures shared by tests and benchmarks.
@@ -75,6 +92,7 @@ let package = Package(
         .testTarget(name: "DispatchCoreTests", dependencies: ["DispatchCore", "TestSupport"]),
         .testTarget(name: "EventEngineTests", dependencies: ["EventEngine", "TestSupport"]),
         .testTarget(name: "CitySimTests", dependencies: ["CitySim", "DispatchCore", "TripPlanner"]),
+        .testTarget(name: "RoadNetworkTests", dependencies: ["RoadNetwork", "DispatchCore", "TestSupport"]),
         .testTarget(name: "TripPlannerTests", dependencies: ["TripPlanner", "DispatchCore"]),
         .testTarget(name: "DispatchServiceTests", dependencies: [
             "DispatchService", "DispatchCore", "CitySim", "TripPlanner",
