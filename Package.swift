@@ -9,9 +9,11 @@ let package = Package(
         .library(name: "EventEngine", targets: ["EventEngine"]),
         .library(name: "CitySim", targets: ["CitySim"]),
         .library(name: "TripPlanner", targets: ["TripPlanner"]),
+        .library(name: "RoadNetwork", targets: ["RoadNetwork"]),
         .library(name: "TestSupport", targets: ["TestSupport"]),
         .library(name: "DispatchService", targets: ["DispatchService"]),
         .executable(name: "citysim", targets: ["citysim"]),
+        .executable(name: "roadnet", targets: ["roadnet"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -31,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(name: "CGSL", pkgConfig: "gsl", providers: [.apt(["libgsl-dev"]), .brew(["gsl"])]),
@@ -45,6 +49,14 @@ let package = Package(
         ], resources: [.copy("Trace/viewer.html")]),
         // The trip planner (Travlendar+): daily schedules and travel means; taxis through DispatchCore. Pure, no I/O.
         .target(name: "TripPlanner", dependencies: ["DispatchCore"]),
+        // Road networks: OpenStreetMap reader, drivable graph, contraction hierarchies, snapping,
+        // travel time by hour. Pure (no clock, no randomness); DispatchCore does not import it.
+        .target(name: "RoadNetwork", dependencies: [
+            "DispatchCore",
+            .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            .product(name: "CompressNIO", package: "compress-nio"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
         // The HTTP service: accounts, storage and timers around one DispatchCore.
         // The only module that imports Hummingbird, GRDB and PostgresNIO.
         .target(name: "DispatchService", dependencies: [
@@ -84,6 +96,11 @@ let package = Package(
         ], plugins: ["BuildStamp"]),
         // Writes the git commit the tool is built from (`citysim --version`, summaries' `commit`).
         .plugin(name: "BuildStamp", capability: .buildTool()),
+        // Inspect an OpenStreetMap extract as a drivable network; export it for the networkx check.
+        .executableTarget(name: "roadnet", dependencies: [
+            "RoadNetwork", "DispatchCore", "TestSupport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         // Append throughput of the command log on each storage engine (prints, asserts nothing).
         .executableTarget(name: "store-bench", dependencies: ["DispatchCore", "DispatchService"]),
         // Seeded generators and other fixtures shared by tests and benchmarks.
@@ -91,6 +108,7 @@ let package = Package(
         .testTarget(name: "DispatchCoreTests", dependencies: ["DispatchCore", "TestSupport"]),
         .testTarget(name: "EventEngineTests", dependencies: ["EventEngine", "TestSupport"]),
         .testTarget(name: "CitySimTests", dependencies: ["CitySim", "DispatchCore", "TripPlanner"]),
+        .testTarget(name: "RoadNetworkTests", dependencies: ["RoadNetwork", "DispatchCore", "TestSupport"]),
         .testTarget(name: "TripPlannerTests", dependencies: ["TripPlanner", "DispatchCore"]),
         .testTarget(name: "DispatchServiceTests", dependencies: [
             "DispatchService", "DispatchCore", "CitySim", "TripPlanner",
