@@ -64,6 +64,8 @@ public struct RunSummary: Codable, Sendable, Equatable {
         public var meanWaitS = 0.0
         /// 90th percentile of the waits of the hour's served immediate requests (0 when none).
         public var p90WaitS = 0.0
+        /// 50th, 95th and 99th percentiles of the same waits (0 when none).
+        public var p50WaitS = 0.0, p95WaitS = 0.0, p99WaitS = 0.0
         public var taxisOnShift = 0, taxisAvailable = 0
     }
     public struct ZoneFigures: Codable, Sendable, Equatable {
