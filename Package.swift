@@ -38,13 +38,15 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CGSL", pkgConfig: "gsl", providers: [.apt(["libgsl-dev"]), .brew(["gsl"])]),
+        // GLPK's MIP solver for plan-fleet's exact shift plan (Debian ships no pkg-config file for it).
+        .systemLibrary(name: "CGLPK", providers: [.apt(["libglpk-dev"]), .brew(["glpk"])]),
         // The event engine: a clock and an event heap. No taxi words.
         .target(name: "EventEngine"),
         // The dispatch core: pure, no clock, no randomness, no I/O.
         .target(name: "DispatchCore"),
         // The city model and simulator that drives DispatchCore through its command API.
         .target(name: "CitySim", dependencies: [
-            "DispatchCore", "EventEngine", "CGSL", "TripPlanner",
+            "DispatchCore", "EventEngine", "CGSL", "CGLPK", "TripPlanner",
             .product(name: "Yams", package: "Yams"),
         ], resources: [.copy("Trace/viewer.html")]),
         // The trip planner (Travlendar+): daily schedules and travel means; taxis through DispatchCore. Pure, no I/O.
@@ -107,7 +109,7 @@ let package = Package(
         .target(name: "TestSupport"),
         .testTarget(name: "DispatchCoreTests", dependencies: ["DispatchCore", "TestSupport"]),
         .testTarget(name: "EventEngineTests", dependencies: ["EventEngine", "TestSupport"]),
-        .testTarget(name: "CitySimTests", dependencies: ["CitySim", "DispatchCore", "TripPlanner"]),
+        .testTarget(name: "CitySimTests", dependencies: ["CitySim", "DispatchCore", "TripPlanner", "TestSupport"]),
         .testTarget(name: "RoadNetworkTests", dependencies: ["RoadNetwork", "DispatchCore", "TestSupport"]),
         .testTarget(name: "TripPlannerTests", dependencies: ["TripPlanner", "DispatchCore"]),
         .testTarget(name: "DispatchServiceTests", dependencies: [

@@ -2,7 +2,7 @@
 
 extension DispatchCore {
     /// Replaces the map with `newCity`: empty queues for its zones and a closest-taxi index for its
-    /// area (cell side: the zone side, at most 1 km). Drivers stay known, ended requests keep their
+    /// area (cell side: the side of a square of the zone area, at most 1 km). Drivers stay known, ended requests keep their
     /// history (their recorded origin zone refers to the old map).
     /// - Throws: `DispatchError.cityInUse` while a taxi is on shift or a request or reservation is
     ///   open: queues, offers and waiting customers are per zone.
@@ -12,7 +12,7 @@ extension DispatchCore {
         if let request = requests.first(where: { !$0.status.isTerminal }) { throw .cityInUse("\(request.id) is open") }
         city = newCity
         queues = ZoneQueues(zoneCount: newCity.zoneCount)
-        index = AvailableTaxiIndex(width: newCity.width, height: newCity.height, cellSide: min(newCity.zoneSide, 1000))
+        index = AvailableTaxiIndex(width: newCity.width, height: newCity.height, cellSide: newCity.defaultIndexCellSide)
         for _ in drivers {
             queues.addSlot()
             index.addSlot()

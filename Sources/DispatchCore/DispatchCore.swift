@@ -62,7 +62,7 @@ public final class DispatchCore {
     public init(city: CityGeometry, travel: any TravelTimeEstimator, policy: any DispatchPolicy,
                 rules: DispatchRules = DispatchRules(), spatialCellSide: Double? = nil) throws(DispatchError) {
         try rules.validate()
-        let cell = spatialCellSide ?? min(city.zoneSide, 1000)
+        let cell = spatialCellSide ?? city.defaultIndexCellSide
         guard cell.isFinite, cell > 0 else { throw .invalidConfiguration("spatial cell side must be > 0 (got \(cell))") }
         self.city = city
         self.travel = travel

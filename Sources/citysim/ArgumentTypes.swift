@@ -14,16 +14,10 @@ extension Shard: ExpressibleByArgument {
     public var defaultValueDescription: String { description }
 }
 
-/// plan-fleet's wait target: the hourly p90 wait, in seconds, not to exceed.
-struct WaitTarget: ExpressibleByArgument, CustomStringConvertible {
-    /// Positive seconds.
-    var seconds: Double
-    init?(argument: String) {
-        guard let seconds = FleetPlanner.parseTarget(argument) else { return nil }
-        self.seconds = seconds
-    }
-    var description: String { "p90 wait <= \(plain(seconds)) s" }
-    var defaultValueDescription: String { description }
+/// plan-fleet's wait target, e.g. `p90 wait <= 300 s` or `mean wait <= 4 min` (`WaitTarget(parsing:)`).
+extension WaitTarget: @retroactive ExpressibleByArgument {
+    public init?(argument: String) { try? self.init(parsing: argument) }
+    public var defaultValueDescription: String { description }
 }
 
 /// A share of requests in 0…1, written `2%` or `0.02`.

@@ -63,7 +63,7 @@ import Testing
         let drivers = result.drivers.map {
             RunResult.DriverRow(id: $0.id, rides: 0, earnings: 0, shiftHours: $0.shiftHours, busyHours: 0, queueWaitHours: 0)
         }
-        return RunResult(summary: summary, rides: [], drivers: drivers, zoneColumns: result.zoneColumns, zoneRows: result.zoneRows)
+        return RunResult(summary: summary, rides: [], drivers: drivers, city: result.city)
     }
 
     static func count(_ needle: String, in text: String) -> Int {
@@ -81,7 +81,7 @@ import Testing
         #expect(Self.count("<svg", in: page) == 5)
         #expect(Self.count("</svg>", in: page) == 5)
         // Every zone of the grid is drawn once in the heat map.
-        #expect(Self.count("<title>zone ", in: page) == result.zoneColumns * result.zoneRows)
+        #expect(Self.count("<title>zone ", in: page) == result.city.zoneCount)
         #expect(page.contains(result.summary.scenarioHash))
         #expect(page.contains("report-tiny"))
     }

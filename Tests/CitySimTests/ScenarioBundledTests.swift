@@ -32,7 +32,7 @@ import Testing
     func smokeIsSmall() throws {
         let smoke = try Self.bundled("smoke.yaml")
         #expect(smoke.city.widthKm == 4 && smoke.city.heightKm == 4)
-        #expect(abs(smoke.city.zone.areaKm2 - 2) < 1e-9)
+        #expect(abs(smoke.city.zone.areaKm2 - 1) < 1e-9)   // 4 × 4 whole squares
         #expect(smoke.fleet.totalTaxis == 60)
         #expect(smoke.durationHours == 2)
     }

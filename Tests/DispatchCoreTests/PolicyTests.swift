@@ -137,7 +137,8 @@ private func twoByTwo(_ f: Fixture) throws -> (first: [Effect], second: [Effect]
 func theRingSearchFindsWhatABruteForceScanFinds(metric: DistanceMetric, cellSide: Double?) throws {
     // D6, D14: the spatial index must never miss a closer taxi
     var rng = SplitMix64(seed: 6 + UInt64(cellSide ?? 0))
-    let city = try CityGeometry(width: 7300, height: 5100, zoneSide: 1414)
+    // Cut squares: zones (and the index) reach every edge of the rectangle, so edge positions are in the city.
+    let city = CityGeometry(layout: try ZoneLayout(shape: .cutSquares, side: 1414, width: 7300, height: 5100))
     let travel = try GridTravelModel(metric: metric, detourFactor: 1.3, speed: 9)
     let core = try DispatchCore(city: city, travel: travel, policy: ZoneFIFOPolicy(), spatialCellSide: cellSide)
     func randomPosition() -> Position {

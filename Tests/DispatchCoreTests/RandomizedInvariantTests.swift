@@ -131,7 +131,7 @@ func randomCommandSequencesKeepEveryInvariantAndRefusalsChangeNothing(configurat
     dispatchRules.onDecline = configuration.onDecline
     var accepted = 0, refused = 0, completed = 0
     for seed in UInt64(1)...20 {
-        let city = try CityGeometry(width: 6000, height: 4000, zoneSide: 1414)
+        let city = try CityGeometry(width: 6000, height: 4000, zoneSide: 1000)   // whole squares covering the city
         let core = try DispatchCore(city: city, travel: GridTravelModel(speed: 8),
                                     policy: DispatchPolicies.make(name: configuration.policy, batchWindow: 20),
                                     rules: dispatchRules)

@@ -13,14 +13,21 @@ import Testing
     #expect(try city.zone(of: point(7999, 5999)) == ZoneID(11))
 }
 
-@Test func zoneAreaGivesSquareZonesOfThatArea() throws {
-    // D1: TAXInseconds zones are 2 km² each
+@Test func zoneAreaGivesWholeSquareZonesOfThatAreaCentredInTheCity() throws {
+    // D1: TAXInseconds zones are 2 km² each; issue 12 item 9: no sliver zones along the edges
     let city = try CityGeometry(width: 10_000, height: 10_000, zoneArea: 2_000_000)
-    #expect(abs(city.zoneSide * city.zoneSide - 2_000_000) < 1e-6)
-    #expect(city.columns == 8 && city.rows == 8)  // 10 km / 1414 m, rounded up
-    #expect(try city.zone(of: point(1414, 0)) == ZoneID(0))
-    #expect(try city.zone(of: point(1415, 0)) == ZoneID(1))
-    #expect(try city.zone(of: point(0, 1415)) == ZoneID(8))
+    #expect(abs(city.zoneArea - 2_000_000) < 1e-6)
+    #expect(city.columns == 7 && city.rows == 7)  // 10 km / 1414 m, whole squares only
+    let side = 2_000_000.0.squareRoot(), margin = (10_000 - 7 * side) / 2   // 50.5 m strips on every edge
+    for zone in 0..<city.zoneCount {
+        let corners = city.outline(of: ZoneID(zone))
+        #expect(abs((corners[2].x - corners[0].x) * (corners[2].y - corners[0].y) - 2_000_000) < 1e-3)
+    }
+    #expect(try city.zone(of: point(margin + 1, margin + 1)) == ZoneID(0))
+    #expect(try city.zone(of: point(margin + side + 1, margin + 1)) == ZoneID(1))
+    #expect(try city.zone(of: point(margin + 1, margin + side + 1)) == ZoneID(7))
+    #expect(throws: DispatchError.positionOutsideCity(point(9_990, 5_000))) { try city.zone(of: point(9_990, 5_000)) }
+    #expect(throws: DispatchError.positionOutsideCity(point(10, 5_000))) { try city.zone(of: point(10, 5_000)) }
 }
 
 @Test func aPositionOnAZoneBorderBelongsToTheZoneEastOrNorthOfIt() throws {
@@ -40,9 +47,19 @@ import Testing
     #expect(try city.zone(of: point(8000, 8000)) == ZoneID(15))
 }
 
-@Test func theLastZoneColumnIsCutByTheCityEdge() throws {
-    // D1: zone size is a scenario parameter; it need not divide the city
+@Test func aZoneSideThatDoesNotDivideTheCityLeavesOutTheEdgeStripsNotASliverZone() throws {
+    // Issue 12 item 9: a 5 km × 2 km city in 2 km squares is two whole zones, 0.5 km of strip on each side
     let city = try CityGeometry(width: 5000, height: 2000, zoneSide: 2000)
+    #expect(city.columns == 2 && city.rows == 1 && city.zoneCount == 2)
+    #expect(try city.zone(of: point(600, 500)) == ZoneID(0))
+    #expect(try city.zone(of: point(4400, 500)) == ZoneID(1))
+    #expect(city.centre(of: ZoneID(1)) == point(3500, 1000))
+    #expect(!city.contains(point(4600, 500)) && !city.contains(point(400, 500)))
+}
+
+@Test func cutSquaresKeepTheOldLayoutWithItsCutEdgeZone() throws {
+    // The layout old command logs were written with: the last column is cut by the city edge.
+    let city = CityGeometry(layout: try ZoneLayout(shape: .cutSquares, side: 2000, width: 5000, height: 2000))
     #expect(city.columns == 3 && city.rows == 1)
     #expect(try city.zone(of: point(4500, 500)) == ZoneID(2))
     #expect(city.centre(of: ZoneID(2)) == point(4500, 1000))

@@ -13,9 +13,11 @@ import Testing
         try await ServiceFixture().test { client in
             let city = try await client.call(.get, "/v1/admin/city", token: try await client.admin()).decode(CityBody.self)
             #expect(city.width == 4000 && city.height == 4000 && city.columns == 3 && city.zoneCount == 9)
-            #expect(abs(city.zoneArea - 2_000_000) < 1e-6)  // the fixture's 2 km² zones
+            #expect(abs(city.zoneArea - 16_000_000 / 9) < 1e-3)  // the fixture's 4/3 km squares
+            #expect(city.zoneShape == "square")
             #expect(city.zones.map(\.id) == Array(0..<9))
-            #expect(city.zones[8].maxX == 4000 && city.zones[8].minY > 2800)
+            #expect(abs(city.zones[8].maxX - 4000) < 1e-6 && city.zones[8].minY > 2600)
+            #expect(city.zones[8].outline.count == 4)
         }
     }
 
@@ -44,6 +46,37 @@ import Testing
             let west = try await client.call(.get, "/v1/queue?x=500&y=500").decode(QueueBody.self)
             #expect(west.zone == 0 && west.length == 0)
             #expect(try await client.call(.get, "/v1/queue?x=500&y=3500").status == .unprocessableContent)  // outside now
+        }
+    }
+
+    @Test func hexagonalZonesAreSetShownWithTheirOutlinesAndSurviveARestart() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("service.sqlite")
+        let clock = ManualClock()
+        let hexagons = #"{"width":4000,"height":3000,"zone_shape":"hexagon","zone_area":500000}"#
+        try await ServiceFixture(store: try SQLiteDispatchStore(path: path), clock: clock).test { client in
+            let admin = try await client.admin()
+            let changed = try await client.call(.put, "/v1/admin/city", token: admin, json: hexagons)
+            #expect(changed.status == .ok, "\(changed.text)")
+            let city = try changed.decode(CityBody.self)
+            #expect(city.zoneShape == "hexagon" && abs(city.zoneArea - 500_000) < 1e-3)
+            #expect(city.zones.count == city.zoneCount && city.zones.allSatisfy { $0.outline.count == 6 })
+        }
+        try await ServiceFixture(store: try SQLiteDispatchStore(path: path), clock: clock).test { client in
+            let city = try await client.call(.get, "/v1/admin/city", token: try await client.admin()).decode(CityBody.self)
+            #expect(city.zoneShape == "hexagon" && abs(city.zoneArea - 500_000) < 1e-3)
+            let centre = city.zones[3]
+            let queue = try await client.call(.get, "/v1/queue?x=\(centre.centreX)&y=\(centre.centreY)").decode(QueueBody.self)
+            #expect(queue.zone == 3)
+            #expect(try await client.call(.get, "/v1/queue?x=1&y=1").status == .unprocessableContent)  // the ragged edge
+        }
+    }
+
+    @Test func anUnknownZoneShapeIsA422() async throws {
+        try await ServiceFixture().test { client in
+            let response = try await client.call(.put, "/v1/admin/city", token: try await client.admin(),
+                                                 json: #"{"width":4000,"height":4000,"zone_shape":"circle","zone_side":1000}"#)
+            #expect(response.status == .unprocessableContent && response.problem?.detail.contains("square or hexagon") == true)
         }
     }
 

@@ -18,6 +18,8 @@ import Testing
         .report(.customer(CustomerID(20)), RequestID(21)), .report(.driver(DriverID(22)), RequestID(23)),
         .queueStatus(here), .estimateArrival(there),
         .setCity(try! CityGeometry(width: 5_000, height: 3_000.5, zoneSide: 1_414.2)),
+        .setCity(try! CityGeometry(width: 5_000, height: 3_000.5, zoneShape: .hexagon, zoneArea: 1_000_000)),
+        .setCity(CityGeometry(layout: try! ZoneLayout(shape: .cutSquares, side: 1_414.2, width: 5_000, height: 3_000.5))),
     ]
 
     @Test(arguments: commands) func roundTrip(_ command: Command) throws {
@@ -46,6 +48,21 @@ import Testing
         let old = #"{"customer":6,"op":"requestRide","patience":"inf","request":5,"toX":300,"toY":400.25,"x":1.5,"y":2}"#
         #expect(try CommandCoding.decode(old) == .requestRide(RequestID(5), customer: CustomerID(6), origin: Self.here,
                                                               destination: Self.there, patience: .infinity))
+    }
+
+    @Test func aMapChangeLoggedBeforeZoneShapesReplaysAsTheSquaresCutAtTheEdgeItMeant() throws {
+        let old = #"{"height":3000.5,"op":"setCity","width":5000,"zoneSide":1414.2}"#
+        guard case .setCity(let city) = try CommandCoding.decode(old) else { Issue.record("not a setCity"); return }
+        #expect(city.zoneShape == .cutSquares)
+        #expect(city.columns == 4 && city.rows == 3 && city.zoneCount == 12)   // 5000 / 1414.2 and 3000.5 / 1414.2, rounded up
+        #expect(try city.zone(of: Position(x: 4_990, y: 2_990)) == ZoneID(11))    // the cut corner zone still exists
+        #expect(try CommandCoding.encode(.setCity(city)).contains(#""zoneShape":"cut-squares""#))
+    }
+
+    @Test func aMapChangeWithAnUnknownShapeIsMalformed() {
+        #expect(throws: CommandCoding.CodingFailure.self) {
+            try CommandCoding.decode(#"{"height":3000,"op":"setCity","width":5000,"zoneShape":"circle","zoneSide":1000}"#)
+        }
     }
 
     @Test func malformedEntriesAreErrors() {

@@ -36,7 +36,7 @@ import Testing
     }
 
     static func makeCore() throws -> DispatchCore {
-        let city = try CityGeometry(width: 4_000, height: 4_000, zoneArea: 2_000_000)
+        let city = try CityGeometry(width: 4_000, height: 4_000, zoneSide: 4_000.0 / 3)   // 3 × 3 whole squares over the city
         return try DispatchCore(city: city, travel: GridTravelModel(speed: 8.3), policy: ZoneFIFOPolicy())
     }
 

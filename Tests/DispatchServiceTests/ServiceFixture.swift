@@ -6,7 +6,8 @@ import HummingbirdTesting
 import Testing
 @testable import DispatchService
 
-/// A service on a manual clock with a 4 × 4 km city of 2 km² zones (3 × 3), TAXInseconds'
+/// A service on a manual clock with a 4 × 4 km city of 3 × 3 whole square zones (4/3 km sides, 1.78 km²:
+/// 2 km² whole squares would leave the outer 0.6 km of the city outside every zone), TAXInseconds'
 /// rules, bcrypt cost 4 and a one-hour token lifetime. Share `store` (and `plannerStore`) between two
 /// fixtures to restart.
 struct ServiceFixture {
@@ -16,7 +17,7 @@ struct ServiceFixture {
         name: service-test
         seed: 1
         duration_hours: 1
-        city: { width_km: 4, height_km: 4, zone: { area_km2: 2 }, metric: manhattan, detour_factor: 1.2, speed_kmh: 30 }
+        city: { width_km: 4, height_km: 4, zone: { side_km: 1.3333333333333333 }, metric: manhattan, detour_factor: 1.2, speed_kmh: 30 }
         demand: { requests_per_hour: 10 }
         fleet: { shifts: [ { name: all-day, start: "00:00", end: "24:00", taxis: 1 } ] }
         dispatch: { policy: zone-fifo }

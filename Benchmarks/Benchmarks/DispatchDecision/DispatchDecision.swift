@@ -61,8 +61,12 @@ final class DispatchFixture {
         precondition(core.availableTaxiCount == taxis)
     }
 
+    /// A place uniformly in the city's whole zones (redrawn in the edge strips no whole zone covers).
     func randomPosition() -> Position {
-        Position(x: random.nextUnit() * city.width, y: random.nextUnit() * city.height)
+        while true {
+            let position = Position(x: random.nextUnit() * city.width, y: random.nextUnit() * city.height)
+            if city.contains(position) { return position }
+        }
     }
 
     /// A request origin: anywhere, or in an empty zone for the CAT variant.

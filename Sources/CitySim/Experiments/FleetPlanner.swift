@@ -4,31 +4,51 @@ import Foundation
 ///
 /// Method: the scenario runs at a series of `fleet.scale` values (a coarse grid, then a finer grid between
 /// the last failing and the first passing coarse scale of each hour), each with `replications` replications
-/// (common random numbers: every scale sees the same customers). An hour passes at a scale when the upper
-/// confidence bound (Student t) of its p90 wait over the replications is at most the target and its pooled
-/// share of lost requests ((rejected + expired) / demand) is at most the limit. The taxis an hour needs are
-/// the taxis on shift in that hour (from the scenario's shifts, at the hour's midpoint) at the smallest
-/// scale from which every larger scale tried passes. Hours interact (a backlog carries over), so the need of an hour is measured with the whole
-/// day scaled, not in isolation.
+/// (common random numbers: every scale sees the same customers). Each run simulates `warmupDays` whole days
+/// before the planned day and measures only the planned day, so 00:00 and the late hours start from a loaded
+/// city, not an empty one. An hour passes at a scale when the one-sided upper confidence bound at level
+/// `confidence` (Student t, n − 1 degrees of freedom) of the target's statistic of its waits, over the
+/// replications, is at most the limit, and its pooled share of lost requests ((rejected + expired) / demand)
+/// is at most `maxLostShare`. The taxis an hour needs are the taxis on shift in that hour (from the scenario's
+/// shifts, at the hour's midpoint) at the smallest scale from which every larger scale tried passes. Hours
+/// interact (a backlog carries over), so the need of an hour is measured with the whole day scaled, not in isolation.
+///
+/// Invariant: `replications >= 2`, `0.5 < confidence < 1`, `warmupDays >= 0`.
 public struct FleetPlanner: Sendable {
     public var scenario: Scenario
-    public var p90WaitTarget: Double
+    public var target: WaitTarget
+    /// Largest share of an hour's requests lost: rejected (no taxi) or expired (patience ran out).
     public var maxLostShare: Double
     public var replications: Int
+    /// Level of the one-sided upper confidence bound, e.g. 0.95.
     public var confidence: Double
     public var coarseScales: [Double]
     public var fineStep: Double
+    /// Whole days simulated before the planned day (0: the scenario's own horizon and warm-up).
+    public var warmupDays: Int
 
-    public init(scenario: Scenario, p90WaitTarget: Double, maxLostShare: Double, replications: Int = 5,
+    public init(scenario: Scenario, target: WaitTarget, maxLostShare: Double, replications: Int = 5,
                 confidence: Double = 0.95, coarseScales: [Double] = stride(from: 0.2, through: 2.0001, by: 0.2).map { ($0 * 100).rounded() / 100 },
-                fineStep: Double = 0.05) {
+                fineStep: Double = 0.05, warmupDays: Int = 1) {
         self.scenario = scenario
-        self.p90WaitTarget = p90WaitTarget
+        self.target = target
         self.maxLostShare = maxLostShare
         self.replications = replications
         self.confidence = confidence
         self.coarseScales = coarseScales
         self.fineStep = fineStep
+        self.warmupDays = warmupDays
+    }
+
+    /// The scenario as each run simulates it: `warmupDays` days before the planned day, counted from the planned
+    /// day's 00:00 (or, with no warm-up days, the scenario's own horizon and warm-up).
+    public var simulatedScenario: Scenario {
+        var simulated = scenario
+        if warmupDays > 0 {
+            simulated.durationHours = Double(24 * (warmupDays + 1))
+            simulated.warmupHours = Double(24 * warmupDays)
+        }
+        return simulated
     }
 
     /// One hour of the day at one scale, over the replications.
@@ -36,8 +56,10 @@ public struct FleetPlanner: Sendable {
         public var hour: Int
         public var taxisOnShift: Int
         public var demand: Double
-        public var p90WaitMean: Double
-        public var p90WaitUpper: Double
+        /// Mean over the replications of the target's statistic of the hour's waits, seconds.
+        public var waitMean: Double
+        /// Its one-sided upper confidence bound at the planner's `confidence`, seconds.
+        public var waitUpper: Double
         public var lostShare: Double
         public var passes: Bool
         /// False when the hour lies in the warm-up (or beyond the horizon): nothing was measured.
@@ -50,17 +72,11 @@ public struct FleetPlanner: Sendable {
         public var hours: [HourEstimate]
     }
 
-    /// Parses a wait target: `p90 wait <= 300 s`, `p90<=300`, `300 s`, `5 min`, `300`.
+    /// Parses a p90 wait target (`p90 wait <= 300 s`, `5 min`, `300`): its limit in seconds, or nil for any
+    /// other statistic or a malformed text. Kept for callers of the p90-only planner; use `WaitTarget(parsing:)`.
     public static func parseTarget(_ text: String) -> Double? {
-        var rest = text.lowercased().replacingOccurrences(of: " ", with: "")
-        for prefix in ["p90wait", "p90_wait", "p90", "wait"] where rest.hasPrefix(prefix) { rest.removeFirst(prefix.count); break }
-        for op in ["<=", "≤", "<", "="] where rest.hasPrefix(op) { rest.removeFirst(op.count); break }
-        var factor = 1.0
-        for (suffix, f) in [("seconds", 1.0), ("sec", 1), ("s", 1), ("minutes", 60), ("min", 60), ("m", 60)] where rest.hasSuffix(suffix) {
-            rest.removeLast(suffix.count); factor = f; break
-        }
-        guard let value = Double(rest), value > 0 else { return nil }
-        return value * factor
+        guard let target = try? WaitTarget(parsing: text), target.statistic == .p90 else { return nil }
+        return target.limitS
     }
 
     /// Parses a share: `2%`, `0.02`.
@@ -87,7 +103,7 @@ public struct FleetPlanner: Sendable {
 
     /// Runs the scenario at `scale`, `replications` times, and estimates every hour of the day.
     public func evaluate(scale: Double, jobs: Int) throws -> Evaluation {
-        var scaled = scenario
+        var scaled = simulatedScenario
         scaled.fleet.scale = scale
         let scenario = scaled
         let summaries = try parallelMap(replications, jobs: jobs) { replication in
@@ -96,19 +112,19 @@ public struct FleetPlanner: Sendable {
         let taxis = Self.taxisOnShift(scenario.fleet, scale: scale)
         let firstCounted = Int(scenario.warmupHours.rounded(.up))
         let hours = (0..<24).map { hour -> HourEstimate in
-            var p90s: [Double] = [], demand = 0, lost = 0, measured = false
+            var waits: [Double] = [], demand = 0, lost = 0, measured = false
             for summary in summaries {
                 let entries = summary.perHour.filter { $0.hour >= firstCounted && $0.hour % 24 == hour }
                 measured = measured || !entries.isEmpty
-                p90s.append(entries.map(\.p90WaitS).max() ?? 0)
+                waits.append(entries.map(target.statistic.value).max() ?? 0)
                 demand += entries.reduce(0) { $0 + $1.demand }
                 lost += entries.reduce(0) { $0 + $1.rejected + $1.expired }
             }
-            let (mean, half) = Statistics.meanWithConfidence(p90s, level: confidence)
+            let (mean, upper) = Statistics.meanWithUpperBound(waits, level: confidence)
             let share = demand > 0 ? Double(lost) / Double(demand) : 0
             return HourEstimate(hour: hour, taxisOnShift: taxis[hour], demand: Double(demand) / Double(replications),
-                                p90WaitMean: mean, p90WaitUpper: mean + half, lostShare: share,
-                                passes: mean + half <= p90WaitTarget && share <= maxLostShare, measured: measured)
+                                waitMean: mean, waitUpper: upper, lostShare: share,
+                                passes: upper <= target.limitS && share <= maxLostShare, measured: measured)
         }
         return Evaluation(scale: scale, hours: hours)
     }

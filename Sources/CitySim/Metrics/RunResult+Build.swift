@@ -16,8 +16,7 @@ extension RunResult {
         }
         rides = rideRows
         drivers = driverRows
-        zoneColumns = sim.city.geometry.columns
-        zoneRows = sim.city.geometry.rows
+        city = sim.city.geometry
         summary = Self.summarize(sim, rides: rideRows, drivers: driverRows, wallSeconds: wallSeconds)
     }
 
@@ -114,7 +113,11 @@ extension RunResult {
         }
         for h in 0..<hours {
             figures[h].meanWaitS = waits[h].isEmpty ? 0 : waits[h].reduce(0, +) / Double(waits[h].count)
-            figures[h].p90WaitS = Statistics.distribution(waits[h]).p90
+            let distribution = Statistics.distribution(waits[h])
+            figures[h].p50WaitS = distribution.p50
+            figures[h].p90WaitS = distribution.p90
+            figures[h].p95WaitS = distribution.p95
+            figures[h].p99WaitS = distribution.p99
             figures[h].waitServedShare = share(waits[h].count, of: immediate[h])
             if h < sim.hourly.count {
                 figures[h].taxisOnShift = sim.hourly[h].taxisOnShift

@@ -5,8 +5,11 @@ public struct RunResult: Sendable {
     public var summary: RunSummary
     public let rides: [RideRow]
     public let drivers: [DriverRow]
-    /// The city's zone grid (for the report's heat map).
-    public let zoneColumns: Int, zoneRows: Int
+    /// The city's zones (for the report's per-zone map).
+    public let city: CityGeometry
+    /// Zone columns and rows of the city (hexagons: hexagons in an even row).
+    public var zoneColumns: Int { city.columns }
+    public var zoneRows: Int { city.rows }
 
     /// One request, as written to `rides.csv`.
     public struct RideRow: Sendable, Equatable {

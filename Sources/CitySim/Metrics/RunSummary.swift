@@ -120,6 +120,8 @@ public struct RunSummary: Codable, Sendable, Equatable {
         public var p90WaitS = 0.0
         /// Share of the hour's immediate requests that were picked up (the waits above describe only these).
         public var waitServedShare = 0.0
+        /// 50th, 95th and 99th percentiles of the same waits (0 when none).
+        public var p50WaitS = 0.0, p95WaitS = 0.0, p99WaitS = 0.0
         public var taxisOnShift = 0, taxisAvailable = 0
     }
     public struct ZoneFigures: Codable, Sendable, Equatable {

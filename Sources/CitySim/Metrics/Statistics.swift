@@ -40,6 +40,19 @@ enum Statistics {
     }
 }
 
+extension Statistics {
+    /// Mean and the one-sided upper confidence bound at `level` (Student t with n − 1 degrees of freedom):
+    /// the true mean is below `upper` with probability `level`. With one value the bound is the value.
+    /// - Parameter level: in (0, 1), for example 0.95 for the t quantile 0.95.
+    static func meanWithUpperBound(_ values: [Double], level: Double) -> (mean: Double, upper: Double) {
+        guard values.count > 1 else { return (values.first ?? 0, values.first ?? 0) }
+        let mean = values.withUnsafeBufferPointer { gsl_stats_mean($0.baseAddress, 1, $0.count) }
+        let sd = values.withUnsafeBufferPointer { gsl_stats_sd_m($0.baseAddress, 1, $0.count, mean) }
+        let t = gsl_cdf_tdist_Pinv(level, Double(values.count - 1))
+        return (mean, mean + t * sd / Double(values.count).squareRoot())
+    }
+}
+
 /// Mean and quantiles of a duration, seconds.
 public struct DistributionSummary: Codable, Sendable, Equatable {
     public var mean = 0.0, p50 = 0.0, p90 = 0.0, p95 = 0.0, p99 = 0.0, max = 0.0

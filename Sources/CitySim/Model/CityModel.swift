@@ -16,7 +16,7 @@ final class CityModel {
 
     init(scenario: Scenario) throws {
         let city = scenario.city
-        geometry = try CityGeometry(width: city.widthKm * 1000, height: city.heightKm * 1000, zoneSide: city.zone.sideKm * 1000)
+        geometry = try city.geometry()
         travel = try GridTravelModel(
             metric: city.metric == .manhattan ? .manhattan : .euclidean, detourFactor: city.detourFactor,
             speedByHour: (0..<24).map { city.speedKmh(atHour: $0) / 3.6 })
@@ -54,9 +54,14 @@ final class CityModel {
                               attempts: Self.destinationAttempts)
     }
 
-    /// A place uniformly in the city.
+    /// A place uniformly in the city (the whole zones): uniform in the zones' bounding rectangle, redrawn
+    /// while outside every zone (only hexagons leave gaps along the edges).
     func drawUniform(_ random: RandomStream) -> Position {
-        Position(x: random.uniform() * geometry.width, y: random.uniform() * geometry.height)
+        let b = geometry.layout.bounds
+        while true {
+            let p = Position(x: b.minX + random.uniform() * (b.maxX - b.minX), y: b.minY + random.uniform() * (b.maxY - b.minY))
+            if geometry.contains(p) { return p }
+        }
     }
 
     /// A start position near a hotspot chosen by origin weight (or anywhere).
@@ -73,19 +78,31 @@ final class CityModel {
         let choice = distribution.sample(using: random)
         guard choice > 0 else { return drawUniform(random) }
         let spot = hotspots[choice - 1]
-        // Uniform in the part of the disc inside the city: points outside are drawn again, not
-        // clipped (clipping would pile their probability onto the city's edges). The centre lies in
-        // the city (scenario validation), so at least a quarter of the disc is inside.
+        // Uniform in the part of the disc inside the city's whole zones: points outside are drawn again,
+        // not clipped (clipping would pile their probability onto the edges). The centre lies in a zone
+        // (scenario validation).
         while true {
             let r = spot.radius * random.uniform().squareRoot(), angle = 2 * Double.pi * random.uniform()
             let p = Position(x: spot.centre.x + r * cos(angle), y: spot.centre.y + r * sin(angle))
-            if p.x >= 0, p.x <= geometry.width, p.y >= 0, p.y <= geometry.height { return p }
+            if geometry.contains(p) { return p }
         }
     }
 
-    /// The nearest place in the city (the planner's appointments near another place use it).
+    /// `p` moved into the city: clamped to the zones' bounding rectangle, then (hexagons' ragged edges) moved
+    /// along the line towards the central zone's centre to the first point inside a zone (bisection, 40 steps).
     func clip(_ p: Position) -> Position {
-        Position(x: min(max(p.x, 0), geometry.width), y: min(max(p.y, 0), geometry.height))
+        let b = geometry.layout.bounds
+        let clamped = Position(x: min(max(p.x, b.minX), b.maxX), y: min(max(p.y, b.minY), b.maxY))
+        if geometry.contains(clamped) { return clamped }
+        let middle = Position(x: (b.minX + b.maxX) / 2, y: (b.minY + b.maxY) / 2)
+        let target = geometry.centre(of: (try? geometry.zone(of: middle)) ?? ZoneID(0))
+        var outside = 0.0, inside = 1.0
+        func at(_ t: Double) -> Position { Position(x: clamped.x + t * (target.x - clamped.x), y: clamped.y + t * (target.y - clamped.y)) }
+        for _ in 0..<40 {
+            let t = (outside + inside) / 2
+            if geometry.contains(at(t)) { inside = t } else { outside = t }
+        }
+        return at(inside)
     }
 }
 

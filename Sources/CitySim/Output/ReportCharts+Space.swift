@@ -1,3 +1,4 @@
+import DispatchCore
 import Foundation
 
 /// The report's charts over space and drivers: the zone heat map and the Lorenz curve.
@@ -5,10 +6,10 @@ extension ReportCharts {
     // MARK: - Zone heat map
 
     static func zoneHeatmap(_ result: RunResult) -> String {
-        let columns = max(1, result.zoneColumns), rows = max(1, result.zoneRows)
+        let city = result.city
         let zones = result.summary.perZone
         // Served waits per zone (after the warm-up): a zone whose requests were never served has no mean wait.
-        var served = Array(repeating: 0, count: columns * rows)
+        var served = Array(repeating: 0, count: city.zoneCount)
         let warmup = result.summary.warmupHours * 3600
         for ride in result.rides where ride.requestedAt >= warmup && ride.waitS != nil && served.indices.contains(ride.originZone) {
             served[ride.originZone] += 1
@@ -21,33 +22,37 @@ extension ReportCharts {
         let ramp = ColorRamp.heat
         func share(_ wait: Double) -> Double { high > low ? (wait - low) / (high - low) : 0.5 }
 
+        // The city rectangle scaled into the map area, north up; zones drawn as their outlines.
         let width = 560.0, legendWidth = 90.0, margin = 20.0
-        let cell = min(64, min((width - legendWidth - 2 * margin) / Double(columns), 340 / Double(rows)))
-        let mapWidth = cell * Double(columns), mapHeight = cell * Double(rows)
+        let scale = min((width - legendWidth - 2 * margin) / city.width, 340 / city.height)
+        let mapWidth = city.width * scale, mapHeight = city.height * scale
         let originX = margin + (width - legendWidth - 2 * margin - mapWidth) / 2, originY = 28.0
         let height = max(originY + mapHeight + 30, 200)
+        func point(_ p: Position) -> (x: Double, y: Double) { (originX + p.x * scale, originY + (city.height - p.y) * scale) }
+        let zoneSize = city.zoneArea.squareRoot() * scale
 
-        var svg = SVG.open(width: width, height: height, label: "Mean wait by zone on the city grid")
+        var svg = SVG.open(width: width, height: height, label: "Mean wait by zone on the city map")
         svg += "<defs><linearGradient id=\"heat-ramp\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">"
         for i in 0...4 {
             svg += "<stop offset=\"\(i * 25)%\" stop-color=\"\(ramp.color(Double(i) / 4))\"/>"
         }
         svg += "</linearGradient></defs>\n"
-        let labels = cell >= 30
-        for zone in zones where zone.zone >= 0 && zone.zone < columns * rows {
-            let column = zone.zone % columns, row = zone.zone / columns
-            // Row 0 is the south edge: draw it at the bottom so north is up.
-            let x = originX + Double(column) * cell, y = originY + Double(rows - 1 - row) * cell
+        // The rectangle outside the whole zones (not part of the city) in a light hatch grey.
+        svg += SVG.rect(originX, originY, mapWidth, mapHeight, fill: "#f2f2f2", stroke: "none")
+        let labels = zoneSize >= 30
+        for zone in zones where zone.zone >= 0 && zone.zone < city.zoneCount {
+            let (row, column) = city.layout.rowAndColumn(of: zone.zone)
             let measuredZone = hasWait(zone)
             let t = share(zone.meanWaitS)
             let fill = measuredZone ? ramp.color(t) : "#d0d0d0"
             let title = measuredZone
                 ? "zone \(zone.zone) (column \(column), row \(row)): \(Fmt.integer(zone.requests)) requests, mean wait \(Fmt.duration(zone.meanWaitS)), p90 \(Fmt.duration(zone.p90WaitS))"
                 : "zone \(zone.zone) (column \(column), row \(row)): \(Fmt.integer(zone.requests)) requests, no served ride"
-            svg += SVG.rect(x, y, cell, cell, fill: fill, stroke: "#fff", title: title)
+            svg += SVG.zone(city.outline(of: ZoneID(zone.zone)).map(point), fill: fill, stroke: "#fff", title: title)
             if labels && measuredZone {
-                svg += SVG.text(x + cell / 2, y + cell / 2 + 4, Fmt.minutes(zone.meanWaitS), anchor: .middle,
-                                size: min(12, cell / 3), fill: t > 0.55 ? "#fff" : "#222")
+                let c = point(city.centre(of: ZoneID(zone.zone)))
+                svg += SVG.text(c.x, c.y + 4, Fmt.minutes(zone.meanWaitS), anchor: .middle,
+                                size: min(12, zoneSize / 3), fill: t > 0.55 ? "#fff" : "#222")
             }
         }
         svg += SVG.rect(originX, originY, mapWidth, mapHeight, fill: "none", stroke: "#888")
@@ -56,7 +61,9 @@ extension ReportCharts {
         svg += SVG.text(northX, originY - 10, "N", anchor: .middle, size: 11, fill: "#555", weight: "600")
         svg += SVG.line(northX, originY + 20, northX, originY - 4, stroke: "#555", width: 1.5)
         svg += SVG.polyline([(northX - 4, originY + 2), (northX, originY - 5), (northX + 4, originY + 2)], stroke: "#555", width: 1.5)
-        svg += SVG.text(originX + mapWidth / 2, originY + mapHeight + 16, "\(columns) × \(rows) zones · south edge (row 0) at the bottom",
+        let shape = city.zoneShape == .hexagon ? "hexagonal" : "square"
+        svg += SVG.text(originX + mapWidth / 2, originY + mapHeight + 16,
+                        "\(city.zoneCount) \(shape) zones of \(Fmt.number(city.zoneArea / 1e6)) km² · south edge at the bottom",
                         anchor: .middle, size: 10, fill: "#777")
 
         // Legend: the ramp from the lowest to the highest zone mean, and the grey of unmeasured zones.
@@ -75,8 +82,8 @@ extension ReportCharts {
         svg += SVG.close
 
         let note = measured.isEmpty
-            ? "Zone grid with north at the top; no zone had a served ride. Grey: no requests or none served."
-            : "Mean wait of requests starting in each zone (numbers in minutes), north at the top; from \(Fmt.minutes(low)) to \(Fmt.minutes(high)) min. Grey: no requests or none served."
+            ? "Zones with north at the top; no zone had a served ride. Grey: no requests or none served. Pale: the edge of the rectangle outside every whole zone."
+            : "Mean wait of requests starting in each zone (numbers in minutes), north at the top; from \(Fmt.minutes(low)) to \(Fmt.minutes(high)) min. Grey: no requests or none served. Pale: the edge of the rectangle outside every whole zone (not part of the city)."
         return ReportPage.section(id: "zone-heatmap", title: "Mean wait by zone", note: note, svg: svg)
     }
 

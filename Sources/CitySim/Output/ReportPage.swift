@@ -1,3 +1,4 @@
+import DispatchCore
 /// The self-contained HTML report of one run: a header with the key figures and five charts
 /// (inline CSS and SVG, no scripts, no URLs). The same result always gives the same bytes.
 ///
@@ -30,6 +31,15 @@ enum ReportPage {
 
     // MARK: - Header
 
+    /// "49 whole squares of 2 km² (9.9 × 9.9 km of the 10 × 10 km city)".
+    static func zonesText(_ city: CityGeometry) -> String {
+        let shape = city.zoneShape == .hexagon ? "hexagons" : city.zoneShape == .square ? "whole squares" : "squares (edge zones cut)"
+        let b = city.layout.bounds
+        return "\(city.zoneCount) \(shape) of \(Fmt.number(city.zoneArea / 1e6)) km² (\(Fmt.number(city.layout.servedArea / 1e6)) km² within "
+            + "\(Fmt.number((b.maxX - b.minX) / 1000)) × \(Fmt.number((b.maxY - b.minY) / 1000)) km of the "
+            + "\(Fmt.number(city.width / 1000)) × \(Fmt.number(city.height / 1000)) km city)"
+    }
+
     static func header(_ result: RunResult) -> String {
         let s = result.summary
         let identity: [(String, String)] = [
@@ -40,7 +50,7 @@ enum ReportPage {
             ("Scenario hash", s.scenarioHash),
             ("Commit", s.commit ?? "—"),
             ("Simulated", "\(Fmt.number(s.simulatedHours)) h (warm-up \(Fmt.number(s.warmupHours)) h)"),
-            ("City grid", "\(result.zoneColumns) × \(result.zoneRows) zones"),
+            ("Zones", Self.zonesText(result.city)),
             ("Taxis on shift", Fmt.integer(s.fleet.taxis)),
         ]
         var out = "<section id=\"summary\" class=\"card wide\">\n"

@@ -180,6 +180,12 @@ enum SVG {
         return "<polygon points=\"\(coordinates)\" fill=\"\(fill)\" fill-opacity=\"\(Fmt.trimmed(String(format: "%.2f", opacity)))\"/>\n"
     }
 
+    /// A map zone: a closed outline with a fill, an edge and a hover title.
+    static func zone(_ points: [(x: Double, y: Double)], fill: String, stroke: String, title: String) -> String {
+        let coordinates = points.map { "\(c($0.x)),\(c($0.y))" }.joined(separator: " ")
+        return "<polygon points=\"\(coordinates)\" fill=\"\(fill)\" stroke=\"\(stroke)\"><title>\(escape(title))</title></polygon>\n"
+    }
+
     /// A small legend: one coloured swatch and label per entry, left to right from (x, y).
     static func legend(_ entries: [(label: String, color: String)], x: Double, y: Double) -> String {
         var out = "", cursor = x

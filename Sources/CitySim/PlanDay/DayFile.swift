@@ -52,7 +52,7 @@ public struct DayFile {
             throw cityValue.error("cannot load the scenario: \(error)")
         }
         let city = scenario.city
-        let geometry = try CityGeometry(width: city.widthKm * 1000, height: city.heightKm * 1000, zoneSide: city.zone.sideKm * 1000)
+        let geometry = try city.geometry()
         let traffic = try GridTravelModel(metric: city.metric == .manhattan ? .manhattan : .euclidean, detourFactor: city.detourFactor,
                                           speedByHour: (0..<24).map { city.speedKmh(atHour: $0) / 3.6 })
 
@@ -129,7 +129,11 @@ public struct DayFile {
             }
             return try child.double(0...limit / 1000) * 1000
         }
-        return Position(x: try coordinate("x_km", city.width), y: try coordinate("y_km", city.height))
+        let position = Position(x: try coordinate("x_km", city.width), y: try coordinate("y_km", city.height))
+        guard city.contains(position) else {
+            throw value.error("(\(position.x / 1000), \(position.y / 1000)) km lies outside every whole zone of the city")
+        }
+        return position
     }
 
     private static func means(_ value: DayValue?) throws -> Set<TravelMeans> {

@@ -1,5 +1,8 @@
+import DispatchCore
+
 extension Scenario {
-    /// `city` — a rectangle `[0, width_km] × [0, height_km]` cut into square zones (D1).
+    /// `city` — a rectangle `[0, width_km] × [0, height_km]` cut into whole square or hexagonal zones (D1);
+    /// the city is the part of the rectangle the whole zones cover.
     public struct City: Sendable, Equatable, Encodable {
         /// `width_km` — east–west extent in km. Required, > 0.
         public var widthKm: Double
@@ -23,6 +26,12 @@ extension Scenario {
         /// `origin_weight`) must have a positive sum, and so must destination weights.
         public var uniformWeight: Double
 
+        /// The dispatch core's map: the rectangle in metres cut into this city's whole zones.
+        /// - Throws: `DispatchError.invalidConfiguration` when no whole zone fits (a loaded scenario always fits).
+        public func geometry() throws -> CityGeometry {
+            try CityGeometry(width: widthKm * 1000, height: heightKm * 1000, zoneShape: zone.shape.layoutShape, zoneSide: zone.sideKm * 1000)
+        }
+
         /// Driving speed in km/h during hour `hour` (0–23) of the day.
         public func speedKmh(atHour hour: Int) -> Double { speedKmh * speedFactorByHour[hour % 24] }
 
@@ -38,30 +47,48 @@ extension Scenario {
         case manhattan, euclidean
     }
 
-    /// `city.zone` — square zones; give exactly one of `side_km` and `area_km2`.
+    /// `city.zone` — the zones, each with one taxi queue (D1): their `shape` and their size (exactly one of
+    /// `side_km` and `area_km2`). Zones are whole: every zone has exactly the stated area and the city is
+    /// clipped to the zones that fit (see `ZoneLayout`).
     public struct Zone: Sendable, Equatable, Encodable {
-        /// `side_km` — side of a square zone in km, or `area_km2` — its area in km² (TAXInseconds: 2).
-        /// Exactly one is required. The side must be > 0 and <= the smaller of the city's width and height.
+        /// `shape` — `square` (default) or `hexagon`.
+        public var shape: ZoneShape
+        /// `side_km` — side of a square zone, or edge of a hexagonal one, in km; or `area_km2` — a zone's
+        /// area in km² (TAXInseconds: 2). Exactly one is required; at least one whole zone must fit the city.
         /// Stored as the side; `areaKm2` derives the area.
         public var sideKm: Double
         /// Area of one zone in km².
-        public var areaKm2: Double { sideKm * sideKm }
+        public var areaKm2: Double { shape == .hexagon ? 1.5 * 3.0.squareRoot() * sideKm * sideKm : sideKm * sideKm }
+
+        public init(shape: ZoneShape = .square, sideKm: Double) {
+            self.shape = shape
+            self.sideKm = sideKm
+        }
 
         enum CodingKeys: String, ScenarioKeys {
-            case sideKm = "side_km", areaKm2 = "area_km2"
+            case shape, sideKm = "side_km", areaKm2 = "area_km2"
         }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(shape.rawValue, forKey: .shape)
             try container.encode(sideKm, forKey: .sideKm)
         }
+    }
+
+    /// `city.zone.shape` values.
+    public enum ZoneShape: String, CaseIterable, Sendable, Encodable {
+        case square, hexagon
+
+        /// The dispatch core's shape (whole zones).
+        public var layoutShape: ZoneLayout.Shape { self == .hexagon ? .hexagon : .square }
     }
 
     /// `city.hotspots[i]` — a disc that draws origins and destinations, like a station or an airport.
     public struct Hotspot: Sendable, Equatable, Encodable {
         /// `name` — label in reports. Required, unique among the hotspots.
         public var name: String
-        /// `x_km` — centre, km from the west edge. Required, in [0, width_km].
+        /// `x_km` — centre, km from the west edge. Required, in [0, width_km] and inside a whole zone.
         public var xKm: Double
         /// `y_km` — centre, km from the south edge. Required, in [0, height_km].
         public var yKm: Double
@@ -82,18 +109,29 @@ extension Scenario {
 // MARK: - Decoding
 
 extension Scenario.City {
+    /// The zones' extent, for error messages: "x 0–9.9 km, y 0–9.9 km".
+    static func servedAreaText(_ layout: ZoneLayout) -> String {
+        let b = layout.bounds
+        return "zones span x \(format(b.minX / 1000))–\(format(b.maxX / 1000)) km, y \(format(b.minY / 1000))–\(format(b.maxY / 1000)) km"
+    }
+
     static func read(_ reader: ScenarioReader) throws(ScenarioError) -> Self {
         let map = try reader.mapping(CodingKeys.self)
         let width = try map.double(.widthKm, .positive)
         let height = try map.double(.heightKm, .positive)
         let zone = try map.required(.zone) { (r) throws(ScenarioError) in
-            try Scenario.Zone.read(r, maxSideKm: min(width, height))
+            try Scenario.Zone.read(r, widthKm: width, heightKm: height)
         }
+        let layout = try? ZoneLayout(shape: zone.shape.layoutShape, side: zone.sideKm * 1000, width: width * 1000, height: height * 1000)
         var names: Set<String> = []
         let hotspots = try map.optional(.hotspots, default: []) { (r) throws(ScenarioError) -> [Scenario.Hotspot] in
             var hotspots: [Scenario.Hotspot] = []
             for element in try r.sequence() {
                 let hotspot = try Scenario.Hotspot.read(element, widthKm: width, heightKm: height)
+                if let layout, layout.zoneIndex(at: Position(x: hotspot.xKm * 1000, y: hotspot.yKm * 1000)) == nil {
+                    throw element.error("hotspot '\(hotspot.name)' lies outside every whole zone (the city is clipped to whole "
+                        + "\(zone.shape.rawValue) zones: \(Self.servedAreaText(layout)))")
+                }
                 guard names.insert(hotspot.name).inserted else {
                     throw element.error("duplicate hotspot name '\(hotspot.name)'")
                 }
@@ -120,20 +158,25 @@ extension Scenario.City {
 }
 
 extension Scenario.Zone {
-    static func read(_ reader: ScenarioReader, maxSideKm: Double) throws(ScenarioError) -> Self {
+    static func read(_ reader: ScenarioReader, widthKm: Double, heightKm: Double) throws(ScenarioError) -> Self {
         let map = try reader.mapping(CodingKeys.self)
+        let shape: Scenario.ZoneShape = try map.choice(.shape, default: .square)
         let side: Double
         switch (map.has(.sideKm), map.has(.areaKm2)) {
         case (true, false): side = try map.double(.sideKm, .positive)
-        case (false, true): side = try map.double(.areaKm2, .positive).squareRoot()
+        case (false, true):
+            let area = try map.double(.areaKm2, .positive)
+            side = shape == .hexagon ? (2 * area / (3 * 3.0.squareRoot())).squareRoot() : area.squareRoot()
         case (true, true): throw reader.error("give exactly one of side_km and area_km2, not both")
         case (false, false): throw reader.error("missing zone size: give exactly one of side_km and area_km2")
         }
-        guard side <= maxSideKm * (1 + 1e-12) else {
+        do {
+            _ = try ZoneLayout(shape: shape.layoutShape, side: side * 1000, width: widthKm * 1000, height: heightKm * 1000)
+        } catch {
             let key: CodingKeys = map.has(.sideKm) ? .sideKm : .areaKm2
-            throw map.error(at: key, "zone side \(format(side)) km exceeds the city's smaller side \(format(maxSideKm)) km")
+            throw map.error(at: key, "no whole \(shape.rawValue) zone of side \(format(side)) km fits the \(format(widthKm)) × \(format(heightKm)) km city")
         }
-        return Self(sideKm: side)
+        return Self(shape: shape, sideKm: side)
     }
 }
 

@@ -145,7 +145,7 @@ extension Scenario.Dispatch {
                                 chargeAt: try fare.choice(.chargeAt, default: .dropoff)),
             batch: Scenario.Batch(windowSeconds: try batch.double(.windowSeconds, default: 30, .positive),
                                   candidatesPerRequest: try batch.int(.candidatesPerRequest, default: 8, .atLeast(1))),
-            spatialCellKm: try map.double(.spatialCellKm, default: min(city.zone.sideKm, 1), .positive))
+            spatialCellKm: try map.double(.spatialCellKm, default: min(city.zone.areaKm2.squareRoot(), 1), .positive))
     }
 }
 

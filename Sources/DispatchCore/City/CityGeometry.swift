@@ -1,5 +1,5 @@
-/// Identifies one zone of the city grid (D1). Zones are numbered row by row
-/// from the south-west corner: `index = row * columns + column`.
+/// Identifies one zone of the city (D1). Zones are numbered row by row from the south-west
+/// corner (see `ZoneLayout`).
 public struct ZoneID: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let index: Int
     public init(_ index: Int) { self.index = index }
@@ -7,77 +7,82 @@ public struct ZoneID: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var description: String { "zone \(index)" }
 }
 
-/// A rectangular city divided into square zones (D1).
+/// A rectangular city divided into zones (D1) by a `ZoneLayout`: squares or hexagons of a stated area.
 ///
-/// Invariant: `width > 0`, `height > 0`, `0 < zoneSide <= max(width, height)`;
-/// the last row and column of zones may be cut by the city edge. Every finite
-/// position inside `[0, width] × [0, height]` lies in exactly one zone.
+/// Invariant: `width > 0`, `height > 0`, at least one zone; a position is in the city exactly when it is
+/// finite and inside one of the zones (whole-zone layouts leave out the edge strips no whole zone fits),
+/// and then it lies in exactly one zone.
+///
+/// ```swift
+/// let squares = try CityGeometry(width: 10_000, height: 10_000, zoneArea: 2_000_000)   // 7 × 7 whole 2 km² squares
+/// let hexes = try CityGeometry(width: 10_000, height: 10_000, zoneShape: .hexagon, zoneArea: 2_000_000)
+/// ```
 public struct CityGeometry: Sendable, Equatable {
     /// City extent east–west, metres.
     public let width: Double
     /// City extent south–north, metres.
     public let height: Double
-    /// Side of a square zone, metres.
-    public let zoneSide: Double
-    /// Number of zone columns (west → east).
-    public let columns: Int
+    /// The zones.
+    public let layout: ZoneLayout
+
+    /// A city of `width × height` metres cut by `layout`.
+    public init(layout: ZoneLayout) {
+        self.width = layout.width
+        self.height = layout.height
+        self.layout = layout
+    }
+
+    /// A city of `width × height` metres with whole zones of the given shape and area (TAXInseconds: 2 km²).
+    /// - Throws: `DispatchError.invalidConfiguration` when a size is not finite and positive or no zone fits.
+    public init(width: Double, height: Double, zoneShape: ZoneLayout.Shape = .square, zoneArea: Double) throws(DispatchError) {
+        self.init(layout: try ZoneLayout(shape: zoneShape, zoneArea: zoneArea, width: width, height: height))
+    }
+
+    /// A city of `width × height` metres with whole zones of side (square) or edge (hexagon) `zoneSide` metres.
+    /// - Throws: `DispatchError.invalidConfiguration` when a size is not finite and positive or no zone fits.
+    public init(width: Double, height: Double, zoneShape: ZoneLayout.Shape = .square, zoneSide: Double) throws(DispatchError) {
+        self.init(layout: try ZoneLayout(shape: zoneShape, side: zoneSide, width: width, height: height))
+    }
+
+    /// Shape of the zones.
+    public var zoneShape: ZoneLayout.Shape { layout.shape }
+    /// Side of a square zone, or edge of a hexagonal one, metres.
+    public var zoneSide: Double { layout.side }
+    /// Area of a zone, m².
+    public var zoneArea: Double { layout.zoneArea }
+    /// Number of zone columns (west → east; hexagons in an even row).
+    public var columns: Int { layout.columns }
     /// Number of zone rows (south → north).
-    public let rows: Int
-
-    /// A city of `width × height` metres with square zones of side `zoneSide` metres.
-    /// - Throws: `DispatchError.invalidConfiguration` when a size is not finite and positive.
-    public init(width: Double, height: Double, zoneSide: Double) throws(DispatchError) {
-        guard width.isFinite, width > 0, height.isFinite, height > 0 else {
-            throw .invalidConfiguration("city width and height must be finite and > 0 (got \(width) × \(height) m)")
-        }
-        guard zoneSide.isFinite, zoneSide > 0, zoneSide <= max(width, height) else {
-            throw .invalidConfiguration("zone side must be finite, > 0 and at most the city size (got \(zoneSide) m)")
-        }
-        self.width = width
-        self.height = height
-        self.zoneSide = zoneSide
-        self.columns = max(1, Int((width / zoneSide).rounded(.up)))
-        self.rows = max(1, Int((height / zoneSide).rounded(.up)))
-    }
-
-    /// A city whose zones have the given area (TAXInseconds: 2 km² each), as squares.
-    public init(width: Double, height: Double, zoneArea: Double) throws(DispatchError) {
-        guard zoneArea.isFinite, zoneArea > 0 else {
-            throw .invalidConfiguration("zone area must be finite and > 0 (got \(zoneArea) m²)")
-        }
-        try self.init(width: width, height: height, zoneSide: zoneArea.squareRoot())
-    }
-
+    public var rows: Int { layout.rows }
     /// Number of zones.
-    public var zoneCount: Int { rows * columns }
+    public var zoneCount: Int { layout.zoneCount }
 
-    /// Whether `position` is finite and inside the city.
+    /// Whether `position` is finite and inside one of the zones.
+    /// - Complexity: O(1).
     @inlinable
     public func contains(_ position: Position) -> Bool {
-        position.x.isFinite && position.y.isFinite
-            && position.x >= 0 && position.x <= width && position.y >= 0 && position.y <= height
+        layout.zoneIndex(at: position) != nil
     }
 
     /// The zone that contains `position`.
-    /// - Throws: `DispatchError.positionOutsideCity` for non-finite or outside positions.
-    /// - Complexity: O(1).
-    public func zone(of position: Position) throws(DispatchError) -> ZoneID {
-        guard contains(position) else { throw .positionOutsideCity(position) }
-        return ZoneID(unsafeZoneIndex(position))
-    }
-
-    /// Zone index of a position known to be inside the city.
+    /// - Throws: `DispatchError.positionOutsideCity` for non-finite positions and positions outside every zone.
+    /// - Complexity: O(1), no allocation.
     @inlinable
-    func unsafeZoneIndex(_ position: Position) -> Int {
-        let column = min(columns - 1, Int(position.x / zoneSide))
-        let row = min(rows - 1, Int(position.y / zoneSide))
-        return row * columns + column
+    public func zone(of position: Position) throws(DispatchError) -> ZoneID {
+        guard let index = layout.zoneIndex(at: position) else { throw .positionOutsideCity(position) }
+        return ZoneID(index)
     }
 
-    /// The centre of a zone (clipped to the city for edge zones).
-    public func centre(of zone: ZoneID) -> Position {
-        let column = zone.index % columns, row = zone.index / columns
-        let x0 = Double(column) * zoneSide, y0 = Double(row) * zoneSide
-        return Position(x: (x0 + min(width, x0 + zoneSide)) / 2, y: (y0 + min(height, y0 + zoneSide)) / 2)
-    }
+    /// Zone index of a position the core already validated (every stored taxi position is inside a zone).
+    @inlinable
+    func unsafeZoneIndex(_ position: Position) -> Int { layout.zoneIndex(at: position) ?? 0 }
+
+    /// Side of the closest-taxi index's cells by default: the side of a square of the zone's area, at most 1 km.
+    var defaultIndexCellSide: Double { min(zoneArea.squareRoot(), 1000) }
+
+    /// The centre of a zone.
+    public func centre(of zone: ZoneID) -> Position { layout.centre(of: zone.index) }
+
+    /// The corners of a zone, counter-clockwise.
+    public func outline(of zone: ZoneID) -> [Position] { layout.outline(of: zone.index) }
 }

@@ -37,6 +37,7 @@ extension CommandCoding.Mirror {
         add("width", width)
         add("x", x)
         add("y", y)
+        if let zoneShape { key("zoneShape"); out += "\"" + zoneShape + "\"" }   // a fixed ASCII shape name
         add("zoneSide", zoneSide)
         out += "}"
         return out

@@ -39,8 +39,10 @@ enum CommandCoding {
         var timerKind: UInt8?
         var generation: UInt32?
         var reporter: String?
-        /// `setCity`: the area and zone side, metres.
-        var width: Double?, height: Double?, zoneSide: Double?
+        /// `setCity`: the area and zone side (square side or hexagon edge), metres, and the zone shape
+        /// (`square`, `hexagon`, `cut-squares`). Entries written before zone shapes have no `zoneShape`: they meant
+        /// squares cut at the city edge, and replay as `cut-squares`.
+        var width: Double?, height: Double?, zoneSide: Double?, zoneShape: String?
 
         init(op: String) { self.op = op }
     }
@@ -111,6 +113,7 @@ enum CommandCoding {
             m = Mirror(op: "estimateArrival"); m.x = p.x; m.y = p.y
         case .setCity(let city):
             m = Mirror(op: "setCity"); m.width = city.width; m.height = city.height; m.zoneSide = city.zoneSide
+            m.zoneShape = city.zoneShape.rawValue
         }
         return m
     }
@@ -158,8 +161,15 @@ enum CommandCoding {
         case "queueStatus": return .queueStatus(try at())
         case "estimateArrival": return .estimateArrival(try at())
         case "setCity":
-            return .setCity(try CityGeometry(width: try need(m.width, "width"), height: try need(m.height, "height"),
-                                             zoneSide: try need(m.zoneSide, "zoneSide")))
+            let shape: ZoneLayout.Shape
+            switch m.zoneShape {
+            case nil: shape = .cutSquares      // the form before zone shapes
+            case let name?:
+                guard let known = ZoneLayout.Shape(rawValue: name) else { throw CodingFailure.malformed("unknown zone shape \(name)") }
+                shape = known
+            }
+            return .setCity(CityGeometry(layout: try ZoneLayout(shape: shape, side: try need(m.zoneSide, "zoneSide"),
+                                                                width: try need(m.width, "width"), height: try need(m.height, "height"))))
         default: throw CodingFailure.malformed("unknown op \(m.op)")
         }
     }

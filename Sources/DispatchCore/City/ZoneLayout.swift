@@ -1,0 +1,220 @@
+import Foundation
+
+/// How a city rectangle `[0, width] × [0, height]` is cut into zones (D1: shape and size are parameters):
+/// "which zone is this point in, and what are the zones". The zone queues do not care about shapes.
+///
+/// Whole-zone layouts (`.square`, `.hexagon`) clip the city to whole zones: every zone has exactly the
+/// stated area, and the served area is the union of the zones; a point of the rectangle outside every
+/// zone is outside the city. Both shapes are centred in the rectangle, so the strips no whole zone fits are
+/// split evenly between opposite edges: squares in rows and columns; hexagons pointy-top, rows south to north,
+/// odd rows shifted east by half a hexagon.
+/// `.cutSquares` is the layout before whole zones: squares from the south-west corner whose last row and
+/// column are cut by the city edge; it exists so that old command logs replay unchanged.
+///
+/// Invariant: `zoneCount >= 1`; zones are numbered row by row from the south-west, `0 ..< zoneCount`;
+/// every point of the served area lies in exactly one zone, and `zoneIndex(at:)` is O(1) and allocation-free.
+///
+/// ```swift
+/// let hexes = try ZoneLayout(shape: .hexagon, zoneArea: 2_000_000, width: 10_000, height: 10_000)
+/// hexes.zoneIndex(at: Position(x: 5_000, y: 5_000))   // the hexagon containing the city centre
+/// hexes.outline(of: 0)                               // its six corners, counter-clockwise
+/// ```
+public struct ZoneLayout: Sendable, Equatable {
+    /// Zone shapes.
+    public enum Shape: String, Sendable, CaseIterable, Codable {
+        /// Whole squares of the stated area; the north and east strips that do not fit a square are left out.
+        case square
+        /// Whole regular hexagons (pointy-top) of the stated area, centred in the city rectangle.
+        case hexagon
+        /// Squares whose last row and column are cut by the city edge (before whole zones; old logs).
+        case cutSquares = "cut-squares"
+    }
+
+    public let shape: Shape
+    /// Area of every zone, m² (the cut squares' edge zones are smaller).
+    public let zoneArea: Double
+    /// Side of a square, or edge (= circumradius) of a hexagon, metres.
+    public let side: Double
+    /// Zone columns: squares per row, or hexagons in an even row.
+    public let columns: Int
+    /// Hexagons in an odd row (equal to `columns` for squares).
+    public let oddRowColumns: Int
+    /// Zone rows, south to north.
+    public let rows: Int
+    /// Squares: the south-west corner of zone 0. Hexagons: the centre of zone 0.
+    public let origin: Position
+    /// The city rectangle the zones are laid in.
+    public let width: Double, height: Double
+    public let zoneCount: Int
+
+    /// Width of a pointy-top hexagon (flat side to flat side) of edge `side`.
+    @inlinable var hexagonWidth: Double { side * 3.0.squareRoot() }
+
+    /// Lays zones of `zoneArea` m² of `shape` in the rectangle `width × height`.
+    /// - Throws: `DispatchError.invalidConfiguration` when a size is not finite and positive, or when not one
+    ///   whole zone fits the rectangle.
+    public init(shape: Shape, zoneArea: Double, width: Double, height: Double) throws(DispatchError) {
+        guard zoneArea.isFinite, zoneArea > 0 else {
+            throw .invalidConfiguration("zone area must be finite and > 0 (got \(zoneArea) m²)")
+        }
+        let side = shape == .hexagon ? (2 * zoneArea / (3 * 3.0.squareRoot())).squareRoot() : zoneArea.squareRoot()
+        try self.init(shape: shape, side: side, width: width, height: height)
+    }
+
+    /// Lays zones of `shape` with side (square) or edge (hexagon) `side` metres in the rectangle `width × height`.
+    /// - Throws: `DispatchError.invalidConfiguration` as `init(shape:zoneArea:width:height:)`.
+    public init(shape: Shape, side: Double, width: Double, height: Double) throws(DispatchError) {
+        guard width.isFinite, width > 0, height.isFinite, height > 0 else {
+            throw .invalidConfiguration("city width and height must be finite and > 0 (got \(width) × \(height) m)")
+        }
+        guard side.isFinite, side > 0 else {
+            throw .invalidConfiguration("zone side must be finite and > 0 (got \(side) m)")
+        }
+        self.shape = shape
+        self.side = side
+        self.width = width
+        self.height = height
+        // A relative tolerance so that a side computed as √area still fits a city it divides exactly.
+        let slack = 1 + 1e-9
+        switch shape {
+        case .cutSquares:
+            guard side <= max(width, height) else {
+                throw .invalidConfiguration("zone side must be at most the city size (got \(side) m)")
+            }
+            zoneArea = side * side
+            columns = max(1, Int((width / side).rounded(.up)))
+            rows = max(1, Int((height / side).rounded(.up)))
+            oddRowColumns = columns
+            origin = Position(x: 0, y: 0)
+        case .square:
+            columns = Int((width * slack / side).rounded(.down))
+            rows = Int((height * slack / side).rounded(.down))
+            guard columns >= 1, rows >= 1 else {
+                throw .invalidConfiguration("a \(Self.metres(side)) m square zone does not fit a \(Self.metres(width)) × \(Self.metres(height)) m city")
+            }
+            zoneArea = side * side
+            oddRowColumns = columns
+            origin = Position(x: max(0, (width - Double(columns) * side) / 2), y: max(0, (height - Double(rows) * side) / 2))
+        case .hexagon:
+            let hexWidth = side * 3.0.squareRoot()
+            let even = Int((width * slack / hexWidth).rounded(.down))
+            let rowCount = height * slack < 2 * side ? 0 : Int(((height * slack - 2 * side) / (1.5 * side)).rounded(.down)) + 1
+            guard even >= 1, rowCount >= 1 else {
+                throw .invalidConfiguration("a hexagonal zone of edge \(Self.metres(side)) m does not fit a \(Self.metres(width)) × \(Self.metres(height)) m city")
+            }
+            // Odd rows sit half a hexagon east: they keep `even` hexagons when that half still fits.
+            let odd = rowCount == 1 ? 0 : (width * slack >= (Double(even) + 0.5) * hexWidth ? even : even - 1)
+            let patternWidth = rowCount > 1 && odd == even ? (Double(even) + 0.5) * hexWidth : Double(even) * hexWidth
+            let patternHeight = 2 * side + 1.5 * side * Double(rowCount - 1)
+            zoneArea = 1.5 * 3.0.squareRoot() * side * side
+            columns = even
+            oddRowColumns = odd
+            rows = rowCount
+            origin = Position(x: (width - patternWidth) / 2 + hexWidth / 2, y: (height - patternHeight) / 2 + side)
+        }
+        zoneCount = shape == .hexagon ? (rows + 1) / 2 * columns + rows / 2 * oddRowColumns : rows * columns
+        guard zoneCount >= 1 else { throw .invalidConfiguration("no whole zone fits the city") }
+    }
+
+    // MARK: - Point in zone
+
+    /// The zone containing `position`, or nil outside every zone (outside the served area).
+    /// Points on a shared edge belong to one of the zones.
+    /// - Complexity: O(1), no allocation.
+    @inlinable
+    public func zoneIndex(at position: Position) -> Int? {
+        let x = position.x, y = position.y
+        guard x.isFinite, y.isFinite, x >= 0, x <= width, y >= 0, y <= height else { return nil }
+        switch shape {
+        case .cutSquares:
+            let column = min(columns - 1, Int(x / side)), row = min(rows - 1, Int(y / side))
+            return row * columns + column
+        case .square:
+            let fx = (x - origin.x) / side, fy = (y - origin.y) / side
+            guard fx >= 0, fy >= 0, fx <= Double(columns), fy <= Double(rows) else { return nil }
+            let column = min(columns - 1, Int(fx)), row = min(rows - 1, Int(fy))
+            return row * columns + column
+        case .hexagon:
+            return hexagonIndex(x: x - origin.x, y: y - origin.y)
+        }
+    }
+
+    /// The hexagon containing the point `(x, y)` relative to zone 0's centre: axial coordinates rounded in
+    /// cube space (the nearest hexagon centre), then odd-row offset coordinates.
+    @inlinable
+    func hexagonIndex(x: Double, y: Double) -> Int? {
+        let q = (x * 3.0.squareRoot() / 3 - y / 3) / side
+        let r = (y * 2 / 3) / side
+        let s = -q - r
+        var rq = q.rounded(), rr = r.rounded()
+        let rs = s.rounded()
+        let dq = abs(rq - q), dr = abs(rr - r), ds = abs(rs - s)
+        if dq > dr && dq > ds { rq = -rr - rs } else if dr > ds { rr = -rq - rs }
+        guard rr >= 0, rr < Double(rows) else { return nil }
+        let row = Int(rr)
+        let column = Int(rq) + (row - (row & 1)) / 2
+        let inRow = row & 1 == 0 ? columns : oddRowColumns
+        guard column >= 0, column < inRow else { return nil }
+        return (row + 1) / 2 * columns + row / 2 * oddRowColumns + column
+    }
+
+    // MARK: - Zones for reports
+
+    /// Row (south to north) and column (west to east) of a zone.
+    public func rowAndColumn(of zone: Int) -> (row: Int, column: Int) {
+        guard shape == .hexagon else { return (zone / columns, zone % columns) }
+        let pair = columns + oddRowColumns
+        let row = 2 * (zone / pair), rest = zone % pair
+        return rest < columns ? (row, rest) : (row + 1, rest - columns)
+    }
+
+    /// The centre of a zone (the cut squares' edge zones: the centre of the part inside the city).
+    public func centre(of zone: Int) -> Position {
+        let (row, column) = rowAndColumn(of: zone)
+        switch shape {
+        case .cutSquares:
+            let x0 = Double(column) * side, y0 = Double(row) * side
+            return Position(x: (x0 + min(width, x0 + side)) / 2, y: (y0 + min(height, y0 + side)) / 2)
+        case .square:
+            return Position(x: origin.x + (Double(column) + 0.5) * side, y: origin.y + (Double(row) + 0.5) * side)
+        case .hexagon:
+            return Position(x: origin.x + (Double(column) + (row & 1 == 1 ? 0.5 : 0)) * hexagonWidth,
+                            y: origin.y + Double(row) * 1.5 * side)
+        }
+    }
+
+    /// The zone's corners, counter-clockwise from the south-west (squares) or the south (hexagons).
+    public func outline(of zone: Int) -> [Position] {
+        let c = centre(of: zone)
+        switch shape {
+        case .cutSquares, .square:
+            let (row, column) = rowAndColumn(of: zone)
+            let x0 = origin.x + Double(column) * side, y0 = origin.y + Double(row) * side
+            let x1 = min(width, x0 + side), y1 = min(height, y0 + side)
+            return [Position(x: x0, y: y0), Position(x: x1, y: y0), Position(x: x1, y: y1), Position(x: x0, y: y1)]
+        case .hexagon:
+            return (0..<6).map { k in
+                let angle = Double.pi / 2 * 3 + Double(k) * Double.pi / 3   // 270°, 330°, 30°, …: pointy-top
+                return Position(x: c.x + side * cos(angle), y: c.y + side * sin(angle))
+            }
+        }
+    }
+
+    /// The smallest rectangle holding every zone: `(minX, minY, maxX, maxY)`.
+    public var bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        switch shape {
+        case .cutSquares: return (0, 0, width, height)
+        case .square:
+            return (origin.x, origin.y, min(width, origin.x + Double(columns) * side), min(height, origin.y + Double(rows) * side))
+        case .hexagon:
+            let wide = oddRowColumns == columns && rows > 1 ? Double(columns) + 0.5 : Double(columns)
+            return (origin.x - hexagonWidth / 2, origin.y - side,
+                    origin.x - hexagonWidth / 2 + wide * hexagonWidth, origin.y + side + 1.5 * side * Double(rows - 1))
+        }
+    }
+
+    /// Area of the served part of the city (every zone's area; the whole rectangle for cut squares), m².
+    public var servedArea: Double { shape == .cutSquares ? width * height : Double(zoneCount) * zoneArea }
+
+    static func metres(_ value: Double) -> String { String(format: "%.0f", value) }
+}
