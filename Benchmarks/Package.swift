@@ -13,10 +13,31 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // Fixtures shared by the ordo-one suites and the gate: the fleet, the hold model, scenario paths.
+        .target(
+            name: "BenchFixtures",
+            dependencies: [
+                .product(name: "TestSupport", package: "citysim"),
+                .product(name: "DispatchCore", package: "citysim"),
+                .product(name: "EventEngine", package: "citysim"),
+            ],
+            path: "Benchmarks/BenchFixtures"
+        ),
+        // The regression gate's fixed workloads, counted under callgrind by .ci/bench (no ordo-one:
+        // `swift build -c release --product BenchGate` builds only the citysim modules it calls).
+        .executableTarget(
+            name: "BenchGate",
+            dependencies: [
+                "BenchFixtures",
+                .product(name: "DispatchCore", package: "citysim"),
+                .product(name: "CitySim", package: "citysim"),
+            ],
+            path: "Benchmarks/BenchGate"
+        ),
         .executableTarget(
             name: "DispatchDecision",
             dependencies: [
-                .product(name: "TestSupport", package: "citysim"),
+                "BenchFixtures",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "DispatchCore", package: "citysim"),
             ],
@@ -27,7 +48,7 @@ let package = Package(
             // Not "EventEngine": that name is taken by the root package's module.
             name: "EventEngineBenchmarks",
             dependencies: [
-                .product(name: "TestSupport", package: "citysim"),
+                "BenchFixtures",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "EventEngine", package: "citysim"),
             ],
@@ -37,6 +58,7 @@ let package = Package(
         .executableTarget(
             name: "Simulation",
             dependencies: [
+                "BenchFixtures",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "CitySim", package: "citysim"),
             ],

@@ -23,59 +23,9 @@
 // back to the ring search of the spatial index for the closest available taxi (CAT).
 
 import Benchmark
-import TestSupport
+import BenchFixtures
 import DispatchCore
 import Foundation
-
-/// A core with a steady fleet and a generator of request positions.
-final class DispatchFixture {
-    let core: DispatchCore
-    let city: CityGeometry
-    var random: SplitMix64
-    /// Zones left empty of taxis (CAT variant); requests start in them.
-    let emptyZones: Set<Int>
-    var effects: [Effect] = []
-    var nextRequest = 1
-    var time: Double = 1000
-
-    init(policy: any DispatchPolicy, taxis: Int, seed: UInt64, emptyZoneShare: Double = 0) throws {
-        city = try CityGeometry(width: 30_000, height: 30_000, zoneArea: 2_000_000)
-        let travel = try GridTravelModel(metric: .manhattan, detourFactor: 1.3, speed: 8.3)
-        core = try DispatchCore(city: city, travel: travel, policy: policy)
-        random = SplitMix64(seed: seed)
-        var empty = Set<Int>()
-        if emptyZoneShare > 0 {
-            let wanted = Int((Double(city.zoneCount) * emptyZoneShare).rounded())
-            while empty.count < wanted { empty.insert(Int(random.next() % UInt64(city.zoneCount))) }
-        }
-        emptyZones = empty
-        for slot in 0..<taxis {
-            var position = randomPosition()
-            while !empty.isEmpty, empty.contains(try city.zone(of: position).index) { position = randomPosition() }
-            let driver = DriverID(slot)
-            try core.handle(.addDriver(driver, taxiCode: "TX-\(slot)"), at: 0, into: &effects)
-            try core.handle(.startShift(driver, at: position), at: 0, into: &effects)
-            try core.handle(.setAvailable(driver, true), at: 0, into: &effects)
-        }
-        effects.removeAll()
-        precondition(core.availableTaxiCount == taxis)
-    }
-
-    /// A place uniformly in the city's whole zones (redrawn in the edge strips no whole zone covers).
-    func randomPosition() -> Position {
-        while true {
-            let position = Position(x: random.nextUnit() * city.width, y: random.nextUnit() * city.height)
-            if city.contains(position) { return position }
-        }
-    }
-
-    /// A request origin: anywhere, or in an empty zone for the CAT variant.
-    func randomOrigin() throws -> Position {
-        var position = randomPosition()
-        while !emptyZones.isEmpty, !emptyZones.contains(try city.zone(of: position).index) { position = randomPosition() }
-        return position
-    }
-}
 
 /// The three fleet sizes of every policy.
 let fleetSizes = [1_000, 10_000, 50_000]

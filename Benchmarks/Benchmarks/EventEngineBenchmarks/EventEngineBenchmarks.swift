@@ -8,36 +8,9 @@
 // kilo): wall clock is per 1,000 pairs, throughput counts pairs per second.
 
 import Benchmark
-import TestSupport
+import BenchFixtures
 import EventEngine
 import Foundation
-
-/// A small payload (an enum of indices, 9 bytes), as CitySim's events are.
-enum SmallPayload {
-    case arrival
-    case offerTimeout(request: Int32, generation: UInt32)
-    case dropOff(driver: Int32)
-}
-
-let delayMask = (1 << 20) - 1
-let delays: [Double] = {
-    var random = SplitMix64(seed: 42)
-    return (0...delayMask).map { _ in -log1p(-random.nextUnit()) }
-}()
-
-/// The queue at N pending and the position in the delay table.
-final class HoldState {
-    var queue: EventQueue<SmallPayload>
-    var next = 0
-
-    init(pending: Int) throws {
-        queue = EventQueue(minimumCapacity: pending + 1)
-        for i in 0..<pending {
-            try queue.schedule(i % 3 == 0 ? .arrival : .offerTimeout(request: Int32(i), generation: 1), at: delays[i & delayMask])
-        }
-        next = pending
-    }
-}
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
@@ -57,7 +30,7 @@ let benchmarks: @Sendable () -> Void = {
                 benchmark.startMeasurement()
                 for _ in benchmark.scaledIterations {
                     let (time, payload) = s.queue.popNext()!
-                    try s.queue.schedule(payload, at: time + delays[s.next & delayMask])
+                    try s.queue.schedule(payload, at: time + holdDelays[s.next & holdDelayMask])
                     s.next &+= 1
                 }
                 benchmark.stopMeasurement()

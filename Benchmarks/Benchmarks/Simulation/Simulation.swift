@@ -8,18 +8,14 @@
 // Loading the YAML is outside the measurement; building and running the simulation is inside.
 
 import Benchmark
+import BenchFixtures
 import CitySim
 import Foundation
-
-/// The root package's directory, found from this file's path (Benchmarks/Benchmarks/Simulation/…).
-let packageRoot: URL = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let smokePath = packageRoot.appendingPathComponent("Scenarios/smoke.yaml").path
 
 func simulationBenchmark(_ name: String, overrides: [String]) {
     Benchmark(name) { benchmark in
         do {
-            let scenario = try Scenario.load(path: smokePath, overrides: overrides)
+            let scenario = try Scenario.load(path: smokeScenarioPath, overrides: overrides)
             benchmark.startMeasurement()
             let result = try CitySimulation(scenario: scenario).run()
             benchmark.stopMeasurement()
@@ -40,6 +36,5 @@ let benchmarks: @Sendable () -> Void = {
     )
     simulationBenchmark("smoke.yaml run", overrides: [])
     simulationBenchmark("smoke.yaml reservation-heavy (share 0.8, 4 h)",
-                        overrides: ["demand.reservations.share=0.8", "demand.reservations.lead_max_hours=2.5",
-                                    "duration_hours=4"])
+                        overrides: reservationHeavyOverrides)
 }
