@@ -15,7 +15,7 @@ extension Shard: ExpressibleByArgument {
 }
 
 /// plan-fleet's wait target, e.g. `p90 wait <= 300 s` or `mean wait <= 4 min` (`WaitTarget(parsing:)`).
-extension WaitTarget: @retroactive ExpressibleByArgument {
+extension WaitTarget: ExpressibleByArgument {
     public init?(argument: String) { try? self.init(parsing: argument) }
     public var defaultValueDescription: String { description }
 }
