@@ -79,7 +79,7 @@ struct TraceRecorderTests {
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         let meta = try decoder.decode(TraceFiles.Meta.self, from: Data(contentsOf: folder.appendingPathComponent("trace.json")))
         #expect(meta.records * meta.recordBytes == bytes.count)
-        #expect(meta.taxis == 60 && meta.horizonS == 3_600 && meta.city.columns == 3 && meta.city.width == 4_000)
+        #expect(meta.taxis == 60 && meta.horizonS == 3_600 && meta.city.columns == 4 && meta.city.width == 4_000)
         let page = try String(contentsOf: folder.appendingPathComponent("viewer.html"), encoding: .utf8)
         #expect(page.contains("const RECORD_BYTES = \(TraceRecord.size)"))
     }
