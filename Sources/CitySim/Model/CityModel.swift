@@ -13,6 +13,12 @@ final class CityModel {
     private let destinations: DiscreteDistribution
     private let minimumTripMetres: Double
     private let maximumTripMetres: Double
+    /// The destination mixture's weights: "uniform in the zones", then one per hotspot.
+    private let destinationWeights: [Double]
+    /// The area of the city's zones, m².
+    private let zonesArea: Double
+    /// Scratch buffer of `drawDestination`'s proposal weights (no allocation per trip).
+    private var proposalWeights: [Double] = []
 
     init(scenario: Scenario) throws {
         let city = scenario.city
@@ -23,7 +29,9 @@ final class CityModel {
         hotspots = city.hotspots.map { ($0.name, Position(x: $0.xKm * 1000, y: $0.yKm * 1000), $0.radiusKm * 1000) }
         // Index 0 is "anywhere in the city", then one entry per hotspot.
         origins = try DiscreteDistribution(weights: [city.uniformWeight] + city.hotspots.map(\.originWeight))
-        destinations = try DiscreteDistribution(weights: [city.uniformWeight] + city.hotspots.map(\.destinationWeight))
+        destinationWeights = [city.uniformWeight] + city.hotspots.map(\.destinationWeight)
+        destinations = try DiscreteDistribution(weights: destinationWeights)
+        zonesArea = geometry.layout.servedArea
         minimumTripMetres = scenario.demand.minTripKm * 1000
         maximumTripMetres = (scenario.demand.maxTripKm ?? .infinity) * 1000
     }
@@ -31,8 +39,8 @@ final class CityModel {
     /// A trip origin.
     func drawOrigin(_ random: RandomStream) -> Position { draw(origins, random) }
 
-    /// How many destinations are drawn for one origin before the trip-length band is declared impossible.
-    static let destinationAttempts = 10_000
+    /// How many proposals are drawn for one origin before the trip-length band is declared out of reach.
+    static let destinationAttempts = 100_000
 
     /// The trip length in the city's metric (Manhattan or straight line, no detour factor), metres.
     func tripLength(from origin: Position, to destination: Position) -> Double {
@@ -40,15 +48,52 @@ final class CityModel {
     }
 
     /// A destination whose metric distance from `origin` lies in [`min_trip_km`, `max_trip_km`]:
-    /// the destination distribution conditioned on that band, drawn exactly by rejection.
+    /// the destination distribution conditioned on that band, drawn exactly by rejection from a
+    /// proposal that only covers the band's reach.
     ///
-    /// - Throws: `TripLengthError` when `destinationAttempts` draws all fall outside the band
-    ///   (the band is out of reach from this origin), never a trip of the wrong length.
+    /// The destination distribution is the mixture Σ wᵢ fᵢ of "uniform in the zones" and the hotspot
+    /// discs. The proposal keeps each disc that can reach the band with its weight wᵢ (a disc wholly
+    /// farther than `max_trip_km` has no mass in the band and is left out), and replaces the uniform
+    /// part by "uniform in the square of half-side `max_trip_km` around the origin, within the zones'
+    /// bounding rectangle" with weight w₀ · area(square ∩ rectangle) / area(zones). On the band that
+    /// proposal's density equals the mixture's, so a proposal accepted when it lies in a zone and in
+    /// the band is an exact draw of the conditioned distribution — and a trip of 1–4 km from a corner
+    /// far from every hotspot no longer needs thousands of draws.
+    ///
+    /// - Throws: `TripLengthError` when the band has no mass from this origin or `destinationAttempts`
+    ///   proposals all miss it; never a trip of the wrong length.
     func drawDestination(from origin: Position, _ random: RandomStream) throws(TripLengthError) -> Position {
-        for _ in 0..<Self.destinationAttempts {
-            let destination = draw(destinations, random)
-            let d = tripLength(from: origin, to: destination)
-            if d >= minimumTripMetres && d <= maximumTripMetres { return destination }
+        guard maximumTripMetres.isFinite || minimumTripMetres > 0 else { return draw(destinations, random) }
+        let bounds = geometry.layout.bounds
+        let reach = maximumTripMetres.isFinite ? maximumTripMetres : .infinity
+        let square = (minX: max(bounds.minX, origin.x - reach), maxX: min(bounds.maxX, origin.x + reach),
+                      minY: max(bounds.minY, origin.y - reach), maxY: min(bounds.maxY, origin.y + reach))
+        let squareArea = max(0, square.maxX - square.minX) * max(0, square.maxY - square.minY)
+        proposalWeights.removeAll(keepingCapacity: true)
+        proposalWeights.append(destinationWeights[0] * squareArea / zonesArea)
+        for (i, spot) in hotspots.enumerated() {
+            let reachable = origin.euclideanDistance(to: spot.centre) - spot.radius <= reach
+            proposalWeights.append(reachable ? destinationWeights[i + 1] : 0)
+        }
+        let total = proposalWeights.reduce(0, +)
+        if total > 0 {
+            for _ in 0..<Self.destinationAttempts {
+                var u = random.uniform() * total, choice = 0
+                while choice < proposalWeights.count - 1, u >= proposalWeights[choice] {
+                    u -= proposalWeights[choice]
+                    choice += 1
+                }
+                let destination: Position
+                if choice == 0 {
+                    destination = Position(x: square.minX + random.uniform() * (square.maxX - square.minX),
+                                           y: square.minY + random.uniform() * (square.maxY - square.minY))
+                    guard geometry.contains(destination) else { continue }
+                } else {
+                    destination = drawHotspot(choice - 1, random)
+                }
+                let d = tripLength(from: origin, to: destination)
+                if d >= minimumTripMetres && d <= maximumTripMetres { return destination }
+            }
         }
         throw TripLengthError(origin: origin, minimumMetres: minimumTripMetres, maximumMetres: maximumTripMetres,
                               attempts: Self.destinationAttempts)
@@ -77,7 +122,12 @@ final class CityModel {
     private func draw(_ distribution: DiscreteDistribution, _ random: RandomStream) -> Position {
         let choice = distribution.sample(using: random)
         guard choice > 0 else { return drawUniform(random) }
-        let spot = hotspots[choice - 1]
+        return drawHotspot(choice - 1, random)
+    }
+
+    /// A place near hotspot `index`.
+    private func drawHotspot(_ index: Int, _ random: RandomStream) -> Position {
+        let spot = hotspots[index]
         // Uniform in the part of the disc inside the city's whole zones: points outside are drawn again,
         // not clipped (clipping would pile their probability onto the edges). The centre lies in a zone
         // (scenario validation).
