@@ -55,6 +55,36 @@ struct SamplingTests {
         }
     }
 
+    @Test("a destination in the trip-length band is the destination mixture conditioned on the band, as plain rejection draws it")
+    func bandedDestinationsMatchPlainRejection() throws {
+        // Uniform part plus one hotspot; origin and destination weights equal, so `drawOrigin` draws the
+        // unconditioned mixture and plain rejection from it is the reference.
+        let scenario = try SimulationRunTests.scenario("smoke.yaml", [
+            "city.width_km=10", "city.height_km=10", "city.zone.area_km2=1", "city.uniform_weight=1",
+            "city.hotspots=[{name: h, x_km: 5.5, y_km: 5.5, radius_km: 1.5, origin_weight: 1, destination_weight: 1}]",
+            "demand.min_trip_km=1", "demand.max_trip_km=4"])
+        let city = try CityModel(scenario: scenario)
+        let origin = Position(x: 3_000, y: 3_000), hotspot = Position(x: 5_500, y: 5_500)
+        let n = 20_000
+        func inBand(_ p: Position) -> Bool { (1_000...4_000).contains(city.tripLength(from: origin, to: p)) }
+        let exact = RandomStream(name: "exact", seed: 5, replication: 0), plain = RandomStream(name: "plain", seed: 6, replication: 0)
+        var exactInDisc = 0, plainInDisc = 0, exactLength = 0.0, plainLength = 0.0
+        for _ in 0..<n {
+            let d = try city.drawDestination(from: origin, exact)
+            #expect(inBand(d))
+            exactInDisc += d.euclideanDistance(to: hotspot) <= 1_500 ? 1 : 0
+            exactLength += city.tripLength(from: origin, to: d)
+            var p = city.drawOrigin(plain)
+            while !inBand(p) { p = city.drawOrigin(plain) }
+            plainInDisc += p.euclideanDistance(to: hotspot) <= 1_500 ? 1 : 0
+            plainLength += city.tripLength(from: origin, to: p)
+        }
+        let a = Double(exactInDisc) / Double(n), b = Double(plainInDisc) / Double(n)
+        let se = (2 * b * (1 - b) / Double(n)).squareRoot()
+        #expect(abs(a - b) < 4 * se, "share in the hotspot: banded draw \(a), plain rejection \(b), 4 SE = \(4 * se)")
+        #expect(abs(exactLength - plainLength) / plainLength < 0.02, "mean trip \(exactLength / Double(n)) vs \(plainLength / Double(n)) m")
+    }
+
     @Test("nearest-idle sends the nearest of n uniform taxis: mean pickup distance matches the closed form")
     func nearestOfUniformTaxisMatchesTheClosedForm() throws {
         // A request at the centre of an L × L city and n taxis uniform in it: for r ≤ L/2 the disc of
