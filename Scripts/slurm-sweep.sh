@@ -52,14 +52,15 @@ say "slurm: $(slurmctld -V), munge: $(munged --version 2>&1 | head -1)"
 if [ -n "${EXPERIMENT:-}" ]; then
   EXPERIMENT=$(realpath "$EXPERIMENT")
 else
-  # Small enough for CI with a debug build: 2 policies × 2 zone sizes × 4 replications = 16 runs.
+  # Small enough for CI with a debug build: 2 policies × 2 zone sizes × 4 replications = 16 runs, each long
+  # enough (12 h of smoke, about a second in a debug build) that the killed task is caught between its runs.
   mkdir -p "$WORK/experiment"
   cp Scenarios/smoke.yaml "$WORK/experiment/smoke.yaml"
   cat >"$WORK/experiment/slurm-check.yaml" <<'EOF'
 name: slurm-check
 scenario: smoke.yaml
 replications: 4
-set: ["duration_hours=1.5", "warmup_hours=0.25"]
+set: ["duration_hours=12", "warmup_hours=0.5"]
 grid:
   city.zone.side_km: [1, 2]
   dispatch.policy: [zone-fifo, nearest-idle]

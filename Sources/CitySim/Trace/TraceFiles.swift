@@ -15,6 +15,10 @@ public enum TraceFiles {
             public var zoneSide: Double
             public var columns: Int
             public var rows: Int
+            /// South-west corner of the whole zones (the city is clipped to whole zones, centred).
+            public var minX: Double = 0, minY: Double = 0
+            /// `square`, `hexagon` or `cut-squares`; the viewer tints and draws square grids only.
+            public var zoneShape: String = "square"
         }
         public var format = "citysim-trace/1"
         public var recordBytes = TraceRecord.size
@@ -39,7 +43,9 @@ public enum TraceFiles {
         let meta = Meta(records: recorder.recordCount, scenario: simulation.scenario.name, seed: simulation.seed,
                         horizonS: simulation.horizon, taxis: simulation.drivers.count,
                         city: .init(width: geometry.width, height: geometry.height, zoneSide: geometry.zoneSide,
-                                    columns: geometry.columns, rows: geometry.rows))
+                                    columns: geometry.columns, rows: geometry.rows,
+                                    minX: geometry.layout.bounds.minX, minY: geometry.layout.bounds.minY,
+                                    zoneShape: geometry.zoneShape.rawValue))
         try Data(recorder.bytes).write(to: folder.appendingPathComponent("trace.bin"))
         try ResultWriter.json(meta).write(to: folder.appendingPathComponent("trace.json"))
         guard let page = viewerPage else { throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "viewer.html"]) }

@@ -35,8 +35,9 @@ export class CityMap {
     this.scale = Math.max(city.width, city.height) / 100;  // one hundredth of the city: marker unit
     const zones = svg('g', { class: 'zones' });
     this.zoneShapes = city.zones.map((zone) => {
-      const rect = svg('rect', {
-        x: zone.min_x, y: city.height - zone.max_y, width: zone.max_x - zone.min_x, height: zone.max_y - zone.min_y,
+      // The zone's own outline (squares or hexagons), y flipped: SVG's y grows downwards.
+      const rect = svg('polygon', {
+        points: zone.outline.map(([x, y]) => `${x},${city.height - y}`).join(' '),
         class: 'zone', 'data-zone': zone.id,
       });
       const text = svg('text', {
