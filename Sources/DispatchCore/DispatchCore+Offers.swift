@@ -78,7 +78,6 @@ extension DispatchCore {
 
     /// D3: offer the request to the taxi until the offer lapses (D4).
     func offer(_ slot: Int32, to taxi: Int32, effects: inout [Effect]) {
-        countFIFOViolation(slot, chosen: taxi)
         if case .available(let zone) = drivers[Int(taxi)].status { drivers[Int(taxi)].offeredFromZone = zone.index }
         leaveQueue(taxi)
         let id = requests[Int(slot)].id
@@ -93,14 +92,6 @@ extension DispatchCore {
         statistics.offersSent += 1
     }
 
-    /// D15: the offer should go to the longest-waiting eligible taxi of the origin zone.
-    private func countFIFOViolation(_ slot: Int32, chosen: Int32) {
-        let request = openRequest(slot)
-        if let first = view.firstInQueue(of: request.originZone, where: { view.isEligible($0, for: request) }),
-           first.slot != chosen {
-            statistics.fifoViolations += 1
-        }
-    }
 
     /// Takes back an open offer of the request; the driver keeps their queue place
     /// (or, having moved to another zone meanwhile, joins its tail).

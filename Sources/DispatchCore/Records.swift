@@ -63,7 +63,5 @@ public struct DispatchStatistics: Sendable, Equatable {
     public var offersTimedOut = 0
     /// D9: assignments taken from a late taxi.
     public var madReassignments = 0
-    /// Offers that skipped the zone's longest-waiting eligible taxi (D15); 0 for ZoneFIFO.
-    public var fifoViolations = 0
     public init() {}
 }
