@@ -7,45 +7,9 @@ usage: python3 grid_simpy.py SEED      -> one JSON line of figures on stdout
 """
 import random
 import sys
-from collections import deque
-
 import simpy
 
-from grid_city import (HEIGHT, HORIZON, RATE_PER_S, ROWS, COLUMNS, TAXIS, WARMUP, WIDTH, Tally,
-                       busy_in_window, travel_time, zone_of)
-
-
-class Fleet:
-    """Where the taxis are and which are available: zone queues (longest waiting first) and a set."""
-
-    def __init__(self, rng):
-        self.x = [rng.uniform(0, WIDTH) for _ in range(TAXIS)]
-        self.y = [rng.uniform(0, HEIGHT) for _ in range(TAXIS)]
-        self.queues = [deque() for _ in range(ROWS * COLUMNS)]
-        self.available = set(range(TAXIS))
-        self.stamp = [0] * TAXIS
-        for taxi in range(TAXIS):
-            self.queues[zone_of(self.x[taxi], self.y[taxi])].append((taxi, 0))
-
-    def dispatch(self, ox, oy):
-        queue = self.queues[zone_of(ox, oy)]
-        while queue:
-            taxi, joined = queue.popleft()
-            if taxi in self.available and self.stamp[taxi] == joined:
-                self.available.discard(taxi)
-                return taxi
-        if not self.available:
-            return None
-        x, y = self.x, self.y
-        taxi = min(self.available, key=lambda t: abs(x[t] - ox) + abs(y[t] - oy))
-        self.available.discard(taxi)
-        return taxi
-
-    def rejoin(self, taxi, x, y):
-        self.x[taxi], self.y[taxi] = x, y
-        self.available.add(taxi)
-        self.stamp[taxi] += 1
-        self.queues[zone_of(x, y)].append((taxi, self.stamp[taxi]))
+from grid_city import HEIGHT, HORIZON, RATE_PER_S, WARMUP, WIDTH, Fleet, Tally, busy_in_window, travel_time
 
 
 def ride(env, fleet, tally, taxi, requested, ox, oy, dx, dy, counted):
