@@ -74,6 +74,13 @@ public final class DispatchCore {
         index = AvailableTaxiIndex(width: city.width, height: city.height, cellSide: cell)
     }
 
+    /// Makes room for `drivers` drivers and `requests` requests, so a host that knows its expected
+    /// counts (the simulator, from the scenario) does not copy the records while they grow.
+    public func reserveCapacity(drivers: Int, requests: Int) {
+        self.drivers.reserveCapacity(drivers)
+        self.requests.reserveCapacity(requests)
+    }
+
     // MARK: - Commands
 
     /// Handles one command at `time` and returns its effects.

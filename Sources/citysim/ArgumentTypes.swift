@@ -8,6 +8,7 @@ import TripPlanner
 
 extension Criterion: ExpressibleByArgument {}
 extension LoadOptions.Mode: ExpressibleByArgument {}
+extension ResultWriter.Outputs: ExpressibleByArgument {}
 
 extension Shard: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }

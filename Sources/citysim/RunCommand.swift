@@ -23,6 +23,12 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Run N replications (independent random streams) and report means with 95% confidence intervals.")
     var replications = 1
 
+    @Option(help: "Replications run at once (default: the machine's cores).")
+    var jobs = defaultParallelJobs
+
+    @Option(help: "Files to write: all (summary.json, rides.csv, drivers.csv, report.html) or summary (summary.json only).")
+    var outputs = ResultWriter.Outputs.all
+
     @Option(name: .customLong("set"), help: "Override a scenario key, e.g. --set city.zone.side_km=2 (repeatable).")
     var overrides: [String] = []
 
@@ -34,47 +40,32 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         guard replications >= 1 else { throw ValidationError("--replications must be at least 1") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
     }
 
     func run() throws {
         let loaded = try attempt(status: ExitStatus.badInput) { try Scenario.load(path: scenario, overrides: overrides) }
         let seed = self.seed ?? loaded.seed
         let folder = URL(fileURLWithPath: out ?? "Results/runs/\(loaded.name)-seed\(seed)")
-        var summaries: [RunSummary] = []
-        // One meter over all replications, in simulated seconds.
+        // One meter over all replications, in simulated seconds; replications run side by side.
         let meter = ProgressMeter(label: replications == 1 ? loaded.name : "\(loaded.name) × \(replications) replications",
                                   total: Double(replications) * loaded.durationHours * 3600)
-        for replication in 0..<replications {
-            let simulation = try attempt(status: ExitStatus.badInput) {
-                try CitySimulation(scenario: loaded, seed: seed, replication: replication)
+        let reached = SimulatedTime(replications: replications)
+        let options = self
+        let runs: [(summary: RunSummary, line: String)]
+        do {
+            runs = try parallelMap(replications, jobs: jobs) { replication in
+                try options.replicate(replication, of: loaded, seed: seed, into: folder) { time in
+                    meter.advance(to: reached.set(replication, to: time))
+                }
             }
-            simulation.progress = { time, horizon in meter.advance(to: Double(replication) * horizon + time) }
-            simulation.checksInvariants = checkInvariants
-            if trace { simulation.tracer = TraceRecorder() }
-            var result = try attempt("replication \(replication)", status: ExitStatus.failed) { try simulation.run() }
-            meter.advance(to: Double(replication + 1) * loaded.durationHours * 3600)
-            result.summary.commit = ToolVersion.recordedCommit
-            if checkInvariants, !simulation.invariantProblems.isEmpty {
-                meter.clear()
-                throw failure("invariant violations:\n" + simulation.invariantProblems.prefix(20).joined(separator: "\n"),
-                              status: ExitStatus.invariantViolated)
-            }
-            let target = replications == 1 ? folder : folder.appendingPathComponent("replication-\(replication)")
-            try attempt("writing \(target.path)", status: ExitStatus.failed) {
-                try ResultWriter.write(result, to: target)
-                if let tracer = simulation.tracer { try TraceFiles.write(tracer, of: simulation, to: target) }
-            }
+        } catch {
             meter.clear()
-            if let tracer = simulation.tracer {
-                let megabytes = Double(tracer.bytes.count) / 1e6
-                printError("trace: \(tracer.recordCount) records, " + String(format: "%.1f MB (%.2f MB per simulated hour)",
-                           megabytes, megabytes / loaded.durationHours) + " → citysim view \(target.path)")
-            }
-            summaries.append(result.summary)
-            printError("\(loaded.name) seed \(seed) replication \(replication): \(result.summary.requests.generated) requests, "
-                + "p90 wait \(Int(result.summary.waitS.p90)) s, \(result.summary.engine.events) events in "
-                + String(format: "%.2f s", result.summary.engine.wallS) + " → \(target.path)")
+            throw error
         }
+        meter.clear()
+        for run in runs { printError(run.line) }
+        let summaries = runs.map(\.summary)
         meter.finish()
         if replications == 1 {
             if json { print(String(decoding: try ResultWriter.json(summaries[0]), as: UTF8.self)) }
@@ -83,6 +74,55 @@ struct RunCommand: ParsableCommand {
             let data = try ResultWriter.json(aggregate)
             try data.write(to: folder.appendingPathComponent("replications.json"))
             if json { print(String(decoding: data, as: UTF8.self)) } else { printError(aggregate.table) }
+        }
+    }
+
+    /// Runs one replication, writes its files, and returns its summary and the line that reports it.
+    private func replicate(_ replication: Int, of loaded: Scenario, seed: UInt64, into folder: URL,
+                           progress: @escaping (Double) -> Void) throws -> (summary: RunSummary, line: String) {
+        let simulation = try attempt(status: ExitStatus.badInput) {
+            try CitySimulation(scenario: loaded, seed: seed, replication: replication)
+        }
+        simulation.progress = { time, _ in progress(time) }
+        simulation.checksInvariants = checkInvariants
+        if trace { simulation.tracer = TraceRecorder() }
+        var result = try attempt("replication \(replication)", status: ExitStatus.failed) { try simulation.run() }
+        progress(loaded.durationHours * 3600)
+        result.summary.commit = ToolVersion.recordedCommit
+        if checkInvariants, !simulation.invariantProblems.isEmpty {
+            throw failure("invariant violations:\n" + simulation.invariantProblems.prefix(20).joined(separator: "\n"),
+                          status: ExitStatus.invariantViolated)
+        }
+        let target = replications == 1 ? folder : folder.appendingPathComponent("replication-\(replication)")
+        try attempt("writing \(target.path)", status: ExitStatus.failed) {
+            try ResultWriter.write(result, to: target, outputs: outputs)
+            if let tracer = simulation.tracer { try TraceFiles.write(tracer, of: simulation, to: target) }
+        }
+        var line = ""
+        if let tracer = simulation.tracer {
+            let megabytes = Double(tracer.bytes.count) / 1e6
+            line += "trace: \(tracer.recordCount) records, " + String(format: "%.1f MB (%.2f MB per simulated hour)",
+                    megabytes, megabytes / loaded.durationHours) + " → citysim view \(target.path)\n"
+        }
+        line += "\(loaded.name) seed \(seed) replication \(replication): \(result.summary.requests.generated) requests, "
+            + "p90 wait \(Int(result.summary.waitS.p90)) s, \(result.summary.engine.events) events in "
+            + String(format: "%.2f s", result.summary.engine.wallS) + " → \(target.path)"
+        return (result.summary, line)
+    }
+}
+
+/// The simulated time each replication has reached, summed for one progress meter.
+private final class SimulatedTime: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reached: [Double]
+
+    init(replications: Int) { reached = Array(repeating: 0, count: replications) }
+
+    /// Notes that `replication` reached `time` and returns the total over all replications.
+    func set(_ replication: Int, to time: Double) -> Double {
+        lock.withLock {
+            reached[replication] = time
+            return reached.reduce(0, +)
         }
     }
 }

@@ -18,7 +18,7 @@ struct ProgressOutputTests {
     func runReplicationsPlainLines() throws {
         let folder = try temporaryFolder("progress-run")
         let outcome = try binary.run(["run", "Scenarios/smoke.yaml", "--set", "duration_hours=0.25", "--set", "warmup_hours=0",
-                                      "--replications", "2", "--out", folder.path], environment: eager)
+                                      "--replications", "2", "--jobs", "1", "--out", folder.path], environment: eager)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         expectPlainLines(outcome.stderr, containing: "smoke × 2 replications: 50 %")
         expectPlainLines(outcome.stderr, containing: "ETA")

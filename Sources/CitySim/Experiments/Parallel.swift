@@ -1,8 +1,12 @@
 import Foundation
 
-/// Runs `body(0..<count)` on `jobs` threads and returns the results in index order (not completion order).
+/// The default number of threads for independent runs: the machine's active cores.
+public var defaultParallelJobs: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+/// Runs `body(0..<count)` on `jobs` threads and returns the results in index order (not completion order),
+/// so an answer never depends on which thread finished first. Used by plan-fleet and `run --replications`.
 /// - Throws: the first error thrown by `body`; the other threads stop taking new indices.
-func parallelMap<T: Sendable>(_ count: Int, jobs: Int, _ body: @escaping @Sendable (Int) throws -> T) throws -> [T] {
+public func parallelMap<T: Sendable>(_ count: Int, jobs: Int, _ body: @escaping @Sendable (Int) throws -> T) throws -> [T] {
     let box = ParallelBox<T>(count)
     let group = DispatchGroup()
     for _ in 0..<max(1, min(jobs, count)) {

@@ -22,13 +22,14 @@ extension RunResult {
 
     private static func summarize(_ sim: CitySimulation, rides allRides: [RideRow], drivers: [DriverRow],
                                   wallSeconds: Double) -> RunSummary {
-        let rides = allRides.filter { $0.requestedAt >= sim.warmup }
-        let immediate = rides.filter { $0.kind == "immediate" }
-        let reservations = rides.filter { $0.kind == "reservation" }
+        // One pass over the window's requests (made after the warm-up), in request order.
         var counts = RunSummary.RequestCounts()
-        counts.generated = rides.count
-        counts.immediate = immediate.count
-        for ride in rides {
+        var offers = RunSummary.OfferCounts()
+        var booked = RunSummary.ReservationCounts()
+        var waits: [Double] = [], assigns: [Double] = []
+        var pickedUp = 0, madReassignments = 0
+        for ride in allRides where ride.requestedAt >= sim.warmup {
+            counts.generated += 1
             switch ride.outcome {
             case "served": counts.served += 1
             case "rejected": counts.rejected += 1
@@ -38,19 +39,20 @@ extension RunResult {
                 counts.pendingAtEnd += 1
                 if ride.pickupAt != nil { counts.underWayAtEnd += 1 } else { counts.waitingAtEnd += 1 }
             }
-        }
-        counts.refusedOpenRequest = sim.refusedOpenRequest
-        counts.refusedTooSoon = sim.refusedTooSoon
-        var offers = RunSummary.OfferCounts()
-        for ride in rides {
             offers.sent += ride.offers
             offers.declined += ride.declines
             offers.timedOut += ride.timeouts
-        }
-        offers.accepted = rides.reduce(0) { $0 + ($1.acceptedAt != nil ? 1 : 0) }
-        var booked = RunSummary.ReservationCounts()
-        booked.made = reservations.count
-        for ride in reservations {
+            if ride.acceptedAt != nil { offers.accepted += 1 }
+            // Rides under way at the horizon count: requests of the window picked up before it.
+            if ride.pickupAt != nil { pickedUp += 1 }
+            madReassignments += sim.rides[ride.id].reassignments
+            if ride.kind == "immediate" {
+                counts.immediate += 1
+                if let wait = ride.waitS { waits.append(wait) }
+                if let accepted = ride.acceptedAt { assigns.append(accepted - ride.requestedAt) }
+                continue
+            }
+            booked.made += 1
             switch ride.outcome {
             case "served":
                 if let pickup = ride.pickupAt, let meeting = ride.meetingTime, pickup <= meeting { booked.servedOnTime += 1 } else { booked.servedLate += 1 }
@@ -59,8 +61,8 @@ extension RunResult {
             default: break
             }
         }
-        let waits = immediate.compactMap(\.waitS)
-        let assigns = immediate.compactMap { r in r.acceptedAt.map { $0 - r.requestedAt } }
+        counts.refusedOpenRequest = sim.refusedOpenRequest
+        counts.refusedTooSoon = sim.refusedTooSoon
         let working = drivers.filter { $0.shiftHours > 0 }
         let shiftHours = working.reduce(0) { $0 + $1.shiftHours }
         let queueWaits = sim.drivers.reduce(0) { $0 + $1.queueWaits }
@@ -69,27 +71,25 @@ extension RunResult {
             utilization: shiftHours > 0 ? working.reduce(0) { $0 + $1.busyHours } / shiftHours : 0,
             meanQueueWaitS: queueWaits > 0 ? sim.drivers.reduce(0) { $0 + $1.queueWaitSeconds } / Double(queueWaits) : 0,
             queueWaits: queueWaits, queueWaitsCensored: sim.drivers.reduce(0) { $0 + $1.censoredQueueWaits },
-            madReassignments: rides.reduce(0) { $0 + sim.rides[$1.id].reassignments })
+            madReassignments: madReassignments)
         let fairness = RunSummary.FairnessFigures(
             jainRidesPerShiftHour: Statistics.jain(working.map { Double($0.rides) / $0.shiftHours }),
             giniEarnings: Statistics.gini(working.map { $0.earnings / $0.shiftHours }),
             fifoViolations: sim.queueOrder.violations, fifoOffersChecked: sim.queueOrder.offersChecked,
             byShift: ShiftFairnessBuilder.figures(sim, rides: allRides))
         let measuredHours = sim.scenario.durationHours - sim.scenario.warmupHours
-        // Rides under way at the horizon count: requests of the window picked up before it.
-        let pickedUp = rides.reduce(0) { $0 + ($1.pickupAt != nil ? 1 : 0) }
         return RunSummary(
             scenario: sim.scenario.name, scenarioHash: sim.scenario.canonicalHash, commit: nil, seed: sim.seed,
             replication: sim.streams.replication, policy: sim.core.policy.name,
             simulatedHours: sim.scenario.durationHours, warmupHours: sim.scenario.warmupHours,
             requests: counts, waitS: Statistics.distribution(waits),
-            waitServedShare: share(waits.count, of: immediate.count),
-            assignS: Statistics.distribution(assigns), assignAcceptedShare: share(assigns.count, of: immediate.count),
+            waitServedShare: share(waits.count, of: counts.immediate),
+            assignS: Statistics.distribution(assigns), assignAcceptedShare: share(assigns.count, of: counts.immediate),
             offers: offers, reservations: booked, fleet: fleet, fairness: fairness,
             throughputPerHour: Double(pickedUp) / measuredHours,
             engine: .init(events: sim.eventCount, wallS: wallSeconds,
                           eventsPerS: wallSeconds > 0 ? Double(sim.eventCount) / wallSeconds : 0),
-            perHour: hourFigures(sim, allRides), perZone: zoneFigures(sim, rides),
+            perHour: hourFigures(sim, allRides), perZone: zoneFigures(sim, allRides),
             planner: sim.plannerDemand.map { PlannerSummary($0, bookings: sim.plannerBookings, rides: allRides) },
             measurement: RunSummary.Measurement(fromHours: sim.scenario.warmupHours, toHours: sim.scenario.durationHours))
     }
@@ -131,7 +131,7 @@ extension RunResult {
         var waits = Array(repeating: [Double](), count: sim.city.geometry.zoneCount)
         var requests = Array(repeating: 0, count: waits.count)
         var immediate = Array(repeating: 0, count: waits.count)
-        for ride in rides {
+        for ride in rides where ride.requestedAt >= sim.warmup {
             requests[ride.originZone] += 1
             if ride.kind == "immediate" { immediate[ride.originZone] += 1 }
             if let wait = ride.waitS { waits[ride.originZone].append(wait) }

@@ -8,6 +8,16 @@ struct DemandProcess {
     /// Requests per hour for each hour of the day.
     let ratePerHour: [Double]
 
+    /// The expected number of arrivals in `0 ..< horizon` (the integral of the rate), for sizing storage.
+    func expectedArrivals(horizon: Double) -> Double {
+        var total = 0.0, hour = 0
+        while Double(hour) * 3600 < horizon {
+            total += ratePerHour[hour % 24] * min(1, (horizon - Double(hour) * 3600) / 3600)
+            hour += 1
+        }
+        return total
+    }
+
     /// The next arrival after `time`, or nil when none comes before `horizon`.
     func nextArrival(after time: Double, horizon: Double, _ random: RandomStream) -> Double? {
         var t = time

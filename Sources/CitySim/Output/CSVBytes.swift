@@ -8,6 +8,14 @@ struct CSVBytes {
 
     init(capacity: Int) { bytes.reserveCapacity(capacity) }
 
+    /// The bytes so far, which are then forgotten (the capacity is kept): for writing a big file in chunks.
+    mutating func take() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
+    }
+
+    var count: Int { bytes.count }
+
     mutating func text(_ value: String) { bytes.append(contentsOf: value.utf8) }
     mutating func comma() { bytes.append(UInt8(ascii: ",")) }
     mutating func newline() { bytes.append(UInt8(ascii: "\n")) }

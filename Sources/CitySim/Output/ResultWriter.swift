@@ -1,8 +1,16 @@
 import Foundation
 
 /// Writes a run's files: `summary.json`, `rides.csv` (one row per request),
-/// `drivers.csv` (one row per driver) and `report.html`.
+/// `drivers.csv` (one row per driver) and `report.html`, or the summary alone.
 public enum ResultWriter {
+    /// Which files a run writes.
+    public enum Outputs: String, CaseIterable, Sendable {
+        /// summary.json, rides.csv, drivers.csv and report.html.
+        case all
+        /// summary.json only: for runs that need only the figures (replications, scripted sweeps).
+        case summary
+    }
+
     /// The summary as JSON with sorted keys and snake_case names (deterministic).
     public static func json<T: Encodable>(_ value: T) throws -> Data {
         let encoder = JSONEncoder()
@@ -11,13 +19,30 @@ public enum ResultWriter {
         return try encoder.encode(value)
     }
 
-    /// Writes every file of the run into `directory` (created if needed).
-    public static func write(_ result: RunResult, to directory: URL) throws {
+    /// Writes the run's files into `directory` (created if needed).
+    public static func write(_ result: RunResult, to directory: URL, outputs: Outputs = .all) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try json(result.summary).write(to: directory.appendingPathComponent("summary.json"))
-        try Data(ridesCSVBytes(result)).write(to: directory.appendingPathComponent("rides.csv"))
+        guard outputs == .all else { return }
+        try writeRidesCSV(result, to: directory.appendingPathComponent("rides.csv"))
         try Data(driversCSV(result).utf8).write(to: directory.appendingPathComponent("drivers.csv"))
         try Data(ReportPage.html(for: result).utf8).write(to: directory.appendingPathComponent("report.html"))
+    }
+
+    /// Streams `rides.csv` to `file` in chunks of about 1 MB, so the whole file is never held in memory twice.
+    static func writeRidesCSV(_ result: RunResult, to file: URL) throws {
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
+        }
+        let handle = try FileHandle(forWritingTo: file)
+        defer { try? handle.close() }
+        var chunk = CSVBytes(capacity: 1 << 20 + 4096)
+        chunk.text(ridesCSVHeader)
+        for ride in result.rides {
+            appendRow(ride, to: &chunk)
+            if chunk.count >= 1 << 20 { try handle.write(contentsOf: chunk.take()) }
+        }
+        try handle.write(contentsOf: chunk.take())
     }
 
     /// A CSV number: integers as such, others with three decimals ("%.3f"), without
@@ -37,21 +62,26 @@ public enum ResultWriter {
 
     static func ridesCSVBytes(_ result: RunResult) -> [UInt8] {
         var out = CSVBytes(capacity: 200 + result.rides.count * 120)
-        out.text("id,customer,kind,outcome,requested_at,meeting_time,origin_x,origin_y,destination_x,destination_y,origin_zone,accepted_at,pickup_at,dropoff_at,wait_s,driver,offers,declines,timeouts,fare\n")
-        for r in result.rides {
-            out.int(r.id); out.comma(); out.int(r.customer); out.comma()
-            out.text(r.kind); out.comma(); out.text(r.outcome); out.comma()
-            out.number(r.requestedAt); out.comma(); out.number(r.meetingTime); out.comma()
-            out.number(r.originX); out.comma(); out.number(r.originY); out.comma()
-            out.number(r.destinationX); out.comma(); out.number(r.destinationY); out.comma()
-            out.int(r.originZone); out.comma()
-            out.number(r.acceptedAt); out.comma(); out.number(r.pickupAt); out.comma()
-            out.number(r.dropoffAt); out.comma(); out.number(r.waitS); out.comma()
-            if let driver = r.driver { out.int(driver) }
-            out.comma(); out.int(r.offers); out.comma(); out.int(r.declines); out.comma(); out.int(r.timeouts); out.comma()
-            out.number(r.fare); out.newline()
-        }
+        out.text(ridesCSVHeader)
+        for ride in result.rides { appendRow(ride, to: &out) }
         return out.bytes
+    }
+
+    static let ridesCSVHeader = "id,customer,kind,outcome,requested_at,meeting_time,origin_x,origin_y,destination_x,destination_y,origin_zone,accepted_at,pickup_at,dropoff_at,wait_s,driver,offers,declines,timeouts,fare\n"
+
+    /// One request's row of `rides.csv`.
+    private static func appendRow(_ r: RunResult.RideRow, to out: inout CSVBytes) {
+        out.int(r.id); out.comma(); out.int(r.customer); out.comma()
+        out.text(r.kind); out.comma(); out.text(r.outcome); out.comma()
+        out.number(r.requestedAt); out.comma(); out.number(r.meetingTime); out.comma()
+        out.number(r.originX); out.comma(); out.number(r.originY); out.comma()
+        out.number(r.destinationX); out.comma(); out.number(r.destinationY); out.comma()
+        out.int(r.originZone); out.comma()
+        out.number(r.acceptedAt); out.comma(); out.number(r.pickupAt); out.comma()
+        out.number(r.dropoffAt); out.comma(); out.number(r.waitS); out.comma()
+        if let driver = r.driver { out.int(driver) }
+        out.comma(); out.int(r.offers); out.comma(); out.int(r.declines); out.comma(); out.int(r.timeouts); out.comma()
+        out.number(r.fare); out.newline()
     }
 
     /// One row per driver: rides, earnings and hours.

@@ -3,16 +3,25 @@ import DispatchCore
 // MARK: - Shifts, availability, breaks, idle drift
 
 extension CitySimulation {
+    /// Adds every driver of the roster and schedules all their shift starts and ends, which are
+    /// known up front, as one timeline beside the event heap (a day of a big city's shifts would
+    /// otherwise make most of the heap).
     func setUpFleet() throws {
-        for (index, entry) in scenario.roster(horizon: horizon).enumerated() {
+        let roster = scenario.roster(horizon: horizon)
+        drivers.reserveCapacity(roster.count)
+        var shiftEvents: [(payload: SimEvent, time: Double, priority: Int)] = []
+        for (index, entry) in roster.enumerated() {
             let driver = DriverID(index)
             drivers.append(SimDriver(id: driver, shift: entry.shift, shifts: entry.shifts.map { ($0.start, $0.end) }))
             queueOrder.addTaxi()
             mustCommand(.addDriver(driver, taxiCode: entry.taxiCode))
             for interval in entry.shifts {
-                schedule(.shiftStarts(driver: Int32(index)), at: interval.start)
-                schedule(.shiftEnds(driver: Int32(index)), at: interval.end)
+                shiftEvents.append((.shiftStarts(driver: Int32(index)), interval.start, 0))
+                shiftEvents.append((.shiftEnds(driver: Int32(index)), interval.end, 0))
             }
+        }
+        do { try events.scheduleTimeline(shiftEvents.filter { $0.time < horizon }.map { ($0.payload, max($0.time, events.now), $0.priority) }) } catch {
+            preconditionFailure("the roster has an invalid shift time: \(error)")
         }
     }
 

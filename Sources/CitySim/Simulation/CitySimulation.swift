@@ -84,6 +84,12 @@ public final class CitySimulation {
     /// Runs the scenario to its horizon and returns what was measured.
     public func run() throws -> RunResult {
         let started = Date()
+        // Storage sized from the scenario (expected arrivals plus 4 standard deviations of their Poisson
+        // count, plus planner legs), so the requests' records are not copied while they grow.
+        let expected = demand.expectedArrivals(horizon: horizon)
+        let requests = Int(expected + 4 * expected.squareRoot()) + 16 + (plannerDemand?.legs.count ?? 0)
+        rides.reserveCapacity(requests)
+        core.reserveCapacity(drivers: scenario.fleet.totalTaxis, requests: requests)
         try setUpFleet()
         if let first = demand.nextArrival(after: 0, horizon: horizon, arrivalsRandom) { schedule(.arrival, at: first) }
         if let first = plannerDemand?.legs.first { schedule(.plannerLeg, at: first.bookAt) }
