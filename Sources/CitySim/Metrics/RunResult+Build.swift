@@ -72,11 +72,12 @@ extension RunResult {
             meanQueueWaitS: queueWaits > 0 ? sim.drivers.reduce(0) { $0 + $1.queueWaitSeconds } / Double(queueWaits) : 0,
             queueWaits: queueWaits, queueWaitsCensored: sim.drivers.reduce(0) { $0 + $1.censoredQueueWaits },
             madReassignments: madReassignments)
+        let zoneQueues = ZoneQueueFairnessBuilder.figures(sim)
         let fairness = RunSummary.FairnessFigures(
             jainRidesPerShiftHour: Statistics.jain(working.map { Double($0.rides) / $0.shiftHours }),
             giniEarnings: Statistics.gini(working.map { $0.earnings / $0.shiftHours }),
             fifoViolations: sim.queueOrder.violations, fifoOffersChecked: sim.queueOrder.offersChecked,
-            byShift: ShiftFairnessBuilder.figures(sim, rides: allRides))
+            byShift: ShiftFairnessBuilder.figures(sim, rides: allRides, zoneQueues: zoneQueues), byShiftZone: zoneQueues)
         let measuredHours = sim.scenario.durationHours - sim.scenario.warmupHours
         return RunSummary(
             scenario: sim.scenario.name, scenarioHash: sim.scenario.canonicalHash, commit: nil, seed: sim.seed,

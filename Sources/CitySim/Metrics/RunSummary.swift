@@ -79,6 +79,9 @@ public struct RunSummary: Codable, Sendable, Equatable {
         public var fifoOffersChecked = 0
         /// Per shift of the scenario, over driver-shifts wholly inside the window.
         public var byShift: [ShiftFairness] = []
+        /// Per shift and zone queue, over driver-shifts wholly inside the window that waited at least
+        /// 30 min in that queue; only groups of two or more such drivers (`ZoneQueueFairnessBuilder`).
+        public var byShiftZone: [ShiftZoneFairness] = []
     }
     /// Fairness among the drivers of one shift (same hours, same demand), each complete shift in the
     /// window one value: rides accepted in it per shift hour, and their fares per shift hour.
@@ -87,6 +90,29 @@ public struct RunSummary: Codable, Sendable, Equatable {
         public var driverShifts = 0
         public var jainRidesPerShiftHour = 1.0
         public var giniEarnings = 0.0
+        /// The shift's zone queues with a figure in `by_shift_zone`, and the means of their
+        /// `jain_dispatches_per_queued_hour` and `jain_if_equal` weighted by their drivers (1 when there is none).
+        public var zoneQueues = 0
+        public var zoneQueueJain = 1.0, zoneQueueJainIfEqual = 1.0
+    }
+    /// Fairness within one zone queue among the drivers of one shift: each driver-shift wholly in the
+    /// window that waited there at least 30 min is one value, its dispatches from that queue (offers that
+    /// took it out of the queue) per hour queued there.
+    ///
+    /// Invariant: `drivers >= 2`; `meanWaitS` and `p90WaitS` describe the `dispatches` waits (join → offer).
+    public struct ShiftZoneFairness: Codable, Sendable, Equatable {
+        public var shift = ""
+        public var zone = 0
+        public var drivers = 0
+        public var queuedHours = 0.0
+        public var dispatches = 0
+        /// Jain's index over the drivers of dispatches per queued hour (1 = every driver served at the same rate).
+        public var jainDispatchesPerQueuedHour = 1.0
+        /// The index expected if every driver had the group's pooled rate, with Poisson dispatches: what chance
+        /// alone gives with this few dispatches. A turn-taking (FIFO) queue reads near or above it, a queue
+        /// that favours some drivers below it.
+        public var jainIfEqual = 1.0
+        public var meanWaitS = 0.0, p90WaitS = 0.0
     }
     /// The measurement window and how each figure treats what it cuts.
     public struct Measurement: Codable, Sendable, Equatable {
@@ -101,8 +127,13 @@ public struct RunSummary: Codable, Sendable, Equatable {
         public var fleet = "time (on shift, busy, queued) clipped to the window; mean_queue_wait_s over queue waits begun "
             + "in the window and ended by an offer, queue_waits_censored counts those ended by shift end or horizon; "
             + "mad_reassignments of the window's requests"
-        public var fairness = "rides and fares earned in the window per on-shift hour in the window; by_shift over "
-            + "driver-shifts wholly in the window; fifo_violations over offers of the window's requests"
+        public var fairness = "jain_rides_per_shift_hour and gini_earnings pool every driver: rides and fares earned in the "
+            + "window per on-shift hour in the window, so they also measure the mismatch between shifts and demand; "
+            + "by_shift over driver-shifts wholly in the window; by_shift_zone, per shift and zone queue, over driver-shifts "
+            + "wholly in the window that waited >= 30 min in that queue (groups of >= 2 drivers): Jain's index of dispatches "
+            + "(offers taking the taxi out of that queue) per hour queued there, time of stints cut by a shift end or a move "
+            + "counted without a dispatch, and the wait from joining to the offer of those dispatches; by_shift.zone_queue_jain "
+            + "is the driver-weighted mean over the shift's zone queues; fifo_violations over offers of the window's requests"
         public var perHour = "per_hour covers every hour including the warm-up, each request in the hour it was made"
     }
     public struct EngineFigures: Codable, Sendable, Equatable {

@@ -4,9 +4,11 @@
 /// the rides the driver accepted in it (and completed) per shift hour, and their fares per
 /// shift hour. Values are grouped by the scenario's shift (name), so the figure measures how
 /// dispatch shares work among comparable drivers, not the mismatch between shifts and demand,
-/// and no shift cut by the warm-up or the horizon dilutes it.
+/// and no shift cut by the warm-up or the horizon dilutes it. Each shift also summarises its zone queues'
+/// figures (`zoneQueues`, see `ZoneQueueFairnessBuilder`).
 enum ShiftFairnessBuilder {
-    static func figures(_ sim: CitySimulation, rides: [RunResult.RideRow]) -> [RunSummary.ShiftFairness] {
+    static func figures(_ sim: CitySimulation, rides: [RunResult.RideRow],
+                        zoneQueues: [RunSummary.ShiftZoneFairness]) -> [RunSummary.ShiftFairness] {
         var accepted = Array(repeating: [(at: Double, fare: Double)](), count: sim.drivers.count)
         for ride in rides where ride.outcome == "served" {
             if let driver = ride.driver, let at = ride.acceptedAt { accepted[driver].append((at, ride.fare)) }
@@ -27,9 +29,12 @@ enum ShiftFairnessBuilder {
             }
         }
         return shifts.indices.map { i in
-            RunSummary.ShiftFairness(shift: shifts[i].name, driverShifts: rates[i].count,
-                                     jainRidesPerShiftHour: Statistics.jain(rates[i]),
-                                     giniEarnings: Statistics.gini(earnings[i]))
+            let queues = ZoneQueueFairnessBuilder.summary(of: zoneQueues, shift: shifts[i].name)
+            return RunSummary.ShiftFairness(shift: shifts[i].name, driverShifts: rates[i].count,
+                                            jainRidesPerShiftHour: Statistics.jain(rates[i]),
+                                            giniEarnings: Statistics.gini(earnings[i]),
+                                            zoneQueues: queues.zones, zoneQueueJain: queues.meanJain,
+                                            zoneQueueJainIfEqual: queues.meanJainIfEqual)
         }
     }
 }

@@ -26,7 +26,7 @@ final class CityModel {
         travel = try GridTravelModel(
             metric: city.metric == .manhattan ? .manhattan : .euclidean, detourFactor: city.detourFactor,
             speedByHour: (0..<24).map { city.speedKmh(atHour: $0) / 3.6 })
-        hotspots = city.hotspots.map { ($0.name, Position(x: $0.xKm * 1000, y: $0.yKm * 1000), $0.radiusKm * 1000) }
+        hotspots = city.hotspots.map { ($0.name, city.centre(of: $0), $0.radiusKm * 1000) }
         // Index 0 is "anywhere in the city", then one entry per hotspot.
         origins = try DiscreteDistribution(weights: [city.uniformWeight] + city.hotspots.map(\.originWeight))
         destinationWeights = [city.uniformWeight] + city.hotspots.map(\.destinationWeight)

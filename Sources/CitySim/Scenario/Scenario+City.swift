@@ -2,14 +2,17 @@ import DispatchCore
 
 extension Scenario {
     /// `city` — a rectangle `[0, width_km] × [0, height_km]` cut into whole square or hexagonal zones (D1);
-    /// the city is the part of the rectangle the whole zones cover.
+    /// the city is the area the whole zones cover (`fit` says how they are laid).
     public struct City: Sendable, Equatable, Encodable {
         /// `width_km` — east–west extent in km. Required, > 0.
         public var widthKm: Double
         /// `height_km` — north–south extent in km. Required, > 0.
         public var heightKm: Double
-        /// `zone` — size of the square zones, each with one taxi queue (D1). Required.
+        /// `zone` — shape and size of the zones, each with one taxi queue (D1). Required.
         public var zone: Zone
+        /// `fit` — `clip` (default): the rectangle clipped to the whole zones that fit it; `equal-area`: a block of
+        /// whole zones serving the same area whatever their shape, demand and taxis scaled to it (`CityFit`).
+        public var fit: Scenario.CityFit = .clip
         /// `metric` — distance between two points: `manhattan` (|dx| + |dy|) or `euclidean`. Default `manhattan`.
         public var metric: Metric
         /// `detour_factor` — road distance = metric distance × this factor. Number >= 1, default 1.
@@ -29,14 +32,14 @@ extension Scenario {
         /// The dispatch core's map: the rectangle in metres cut into this city's whole zones.
         /// - Throws: `DispatchError.invalidConfiguration` when no whole zone fits (a loaded scenario always fits).
         public func geometry() throws -> CityGeometry {
-            try CityGeometry(width: widthKm * 1000, height: heightKm * 1000, zoneShape: zone.shape.layoutShape, zoneSide: zone.sideKm * 1000)
+            CityGeometry(layout: try Self.layout(zone: zone, fit: fit, widthKm: widthKm, heightKm: heightKm).layout)
         }
 
         /// Driving speed in km/h during hour `hour` (0–23) of the day.
         public func speedKmh(atHour hour: Int) -> Double { speedKmh * speedFactorByHour[hour % 24] }
 
         enum CodingKeys: String, ScenarioKeys {
-            case widthKm = "width_km", heightKm = "height_km", zone, metric
+            case widthKm = "width_km", heightKm = "height_km", zone, fit, metric
             case detourFactor = "detour_factor", speedKmh = "speed_kmh"
             case speedFactorByHour = "speed_factor_by_hour", hotspots, uniformWeight = "uniform_weight"
         }
@@ -109,28 +112,31 @@ extension Scenario {
 // MARK: - Decoding
 
 extension Scenario.City {
-    /// The zones' extent, for error messages: "x 0–9.9 km, y 0–9.9 km".
-    static func servedAreaText(_ layout: ZoneLayout) -> String {
+    /// The zones' extent in the stated rectangle's coordinates, for error messages: "x 0–9.9 km, y 0–9.9 km".
+    static func servedAreaText(_ layout: ZoneLayout, _ offset: Position) -> String {
         let b = layout.bounds
-        return "zones span x \(format(b.minX / 1000))–\(format(b.maxX / 1000)) km, y \(format(b.minY / 1000))–\(format(b.maxY / 1000)) km"
+        return "zones span x \(format((b.minX - offset.x) / 1000))–\(format((b.maxX - offset.x) / 1000)) km, "
+            + "y \(format((b.minY - offset.y) / 1000))–\(format((b.maxY - offset.y) / 1000)) km"
     }
 
     static func read(_ reader: ScenarioReader) throws(ScenarioError) -> Self {
         let map = try reader.mapping(CodingKeys.self)
         let width = try map.double(.widthKm, .positive)
         let height = try map.double(.heightKm, .positive)
+        let fit: Scenario.CityFit = try map.choice(.fit, default: .clip)
         let zone = try map.required(.zone) { (r) throws(ScenarioError) in
-            try Scenario.Zone.read(r, widthKm: width, heightKm: height)
+            try Scenario.Zone.read(r, fit: fit, widthKm: width, heightKm: height)
         }
-        let layout = try? ZoneLayout(shape: zone.shape.layoutShape, side: zone.sideKm * 1000, width: width * 1000, height: height * 1000)
+        let fitted = try? Self.layout(zone: zone, fit: fit, widthKm: width, heightKm: height)
         var names: Set<String> = []
         let hotspots = try map.optional(.hotspots, default: []) { (r) throws(ScenarioError) -> [Scenario.Hotspot] in
             var hotspots: [Scenario.Hotspot] = []
             for element in try r.sequence() {
                 let hotspot = try Scenario.Hotspot.read(element, widthKm: width, heightKm: height)
-                if let layout, layout.zoneIndex(at: Position(x: hotspot.xKm * 1000, y: hotspot.yKm * 1000)) == nil {
-                    throw element.error("hotspot '\(hotspot.name)' lies outside every whole zone (the city is clipped to whole "
-                        + "\(zone.shape.rawValue) zones: \(Self.servedAreaText(layout)))")
+                if let (layout, offset) = fitted, layout.zoneIndex(
+                    at: Position(x: hotspot.xKm * 1000 + offset.x, y: hotspot.yKm * 1000 + offset.y)) == nil {
+                    throw element.error("hotspot '\(hotspot.name)' lies outside every whole zone (the city is "
+                        + "\(fit == .clip ? "clipped" : "fitted") to whole \(zone.shape.rawValue) zones: \(Self.servedAreaText(layout, offset)))")
                 }
                 guard names.insert(hotspot.name).inserted else {
                     throw element.error("duplicate hotspot name '\(hotspot.name)'")
@@ -148,7 +154,7 @@ extension Scenario.City {
                             "destination weights (uniform_weight + every destination_weight) must have a positive sum")
         }
         return Self(
-            widthKm: width, heightKm: height, zone: zone,
+            widthKm: width, heightKm: height, zone: zone, fit: fit,
             metric: try map.choice(.metric, default: .manhattan),
             detourFactor: try map.double(.detourFactor, default: 1, .atLeast(1)),
             speedKmh: try map.double(.speedKmh, default: 30, .positive),
@@ -158,7 +164,7 @@ extension Scenario.City {
 }
 
 extension Scenario.Zone {
-    static func read(_ reader: ScenarioReader, widthKm: Double, heightKm: Double) throws(ScenarioError) -> Self {
+    static func read(_ reader: ScenarioReader, fit: Scenario.CityFit, widthKm: Double, heightKm: Double) throws(ScenarioError) -> Self {
         let map = try reader.mapping(CodingKeys.self)
         let shape: Scenario.ZoneShape = try map.choice(.shape, default: .square)
         let side: Double
@@ -171,7 +177,7 @@ extension Scenario.Zone {
         case (false, false): throw reader.error("missing zone size: give exactly one of side_km and area_km2")
         }
         do {
-            _ = try ZoneLayout(shape: shape.layoutShape, side: side * 1000, width: widthKm * 1000, height: heightKm * 1000)
+            _ = try Scenario.City.layout(zone: Self(shape: shape, sideKm: side), fit: fit, widthKm: widthKm, heightKm: heightKm)
         } catch {
             let key: CodingKeys = map.has(.sideKm) ? .sideKm : .areaKm2
             throw map.error(at: key, "no whole \(shape.rawValue) zone of side \(format(side)) km fits the \(format(widthKm)) × \(format(heightKm)) km city")

@@ -2,7 +2,8 @@ extension Scenario {
     /// `demand` — the customers: when they ask, where they go, how long they wait.
     ///
     /// Requests arrive as a Poisson process whose rate in hour `h` of the day is
-    /// `requests_per_hour × rate_factor_by_hour[h] × scale` (see `rate(atHour:)`).
+    /// `requests_per_hour × rate_factor_by_hour[h] × scale` (see `rate(atHour:)`), times the city's
+    /// density scale under `city.fit: equal-area`.
     public struct Demand: Sendable, Equatable, Encodable {
         /// `requests_per_hour` — base arrival rate, requests per hour. Required, >= 0.
         public var requestsPerHour: Double
@@ -31,9 +32,12 @@ extension Scenario {
         /// most one open immediate request (D12), so a request from a customer with an open one is refused.
         /// 0 = every request comes from a new customer. Integer >= 0, default 0.
         public var customers: Int
+        /// Not a key: served area / rectangle area under `city.fit: equal-area` (1 otherwise), set when the
+        /// scenario is read, so that requests per km² served are the scenario's whatever the zones.
+        public var densityScale = 1.0
 
         /// Arrival rate, requests per hour, during hour `hour` (0–23) of the day.
-        public func rate(atHour hour: Int) -> Double { requestsPerHour * rateFactorByHour[hour % 24] * scale }
+        public func rate(atHour hour: Int) -> Double { requestsPerHour * rateFactorByHour[hour % 24] * scale * densityScale }
 
         /// Expected number of requests in one 24-hour day.
         public var expectedRequestsPerDay: Double { (0..<24).map(rate(atHour:)).reduce(0, +) }
@@ -101,7 +105,8 @@ extension Scenario.Demand {
                 try DistributionSpec.read(r)
             },
             cancellation: try Scenario.Cancellation.read(map.section(.cancellation)),
-            customers: try map.int(.customers, default: 0, .nonNegative))
+            customers: try map.int(.customers, default: 0, .nonNegative),
+            densityScale: city.densityScale)
     }
 }
 

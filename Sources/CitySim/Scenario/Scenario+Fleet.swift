@@ -8,9 +8,12 @@ extension Scenario {
         /// `start_positions` — where a taxi is when its shift starts. Default `uniform`;
         /// `hotspots` needs at least one hotspot in `city.hotspots`.
         public var startPositions: StartPositions
+        /// Not a key: served area / rectangle area under `city.fit: equal-area` (1 otherwise), set when the
+        /// scenario is read, so that taxis per km² served are the scenario's whatever the zones.
+        public var densityScale = 1.0
 
-        /// Number of taxis of `shift` after `scale`.
-        public func taxis(in shift: Shift) -> Int { Int((Double(shift.taxis) * scale).rounded()) }
+        /// Number of taxis of `shift` after `scale` and the density scale (rounded to the nearest integer).
+        public func taxis(in shift: Shift) -> Int { Int((Double(shift.taxis) * scale * densityScale).rounded()) }
 
         /// Number of distinct taxis over all shifts, after `scale`.
         public var totalTaxis: Int { shifts.map(taxis(in:)).reduce(0, +) }
@@ -115,7 +118,8 @@ extension Scenario.Fleet {
         if positions == .hotspots && city.hotspots.isEmpty {
             throw map.error(at: .startPositions, "start_positions 'hotspots' needs at least one entry in city.hotspots")
         }
-        return Self(scale: try map.double(.scale, default: 1, .nonNegative), shifts: shifts, startPositions: positions)
+        return Self(scale: try map.double(.scale, default: 1, .nonNegative), shifts: shifts, startPositions: positions,
+                    densityScale: city.densityScale)
     }
 }
 

@@ -14,7 +14,7 @@ extension CitySimulation {
                 queueOrder.checkOffer(to: d, zone: ride.originZone, excluded: ride.excludedTaxis, counts: ride.requestedAt >= warmup)
                 drivers[Int(d)].offeredFromZone = queueOrder.zone(of: d) ?? -1
                 drivers[Int(d)].offeredFromStamp = queueOrder.stamp(of: d)
-                queueOrder.leave(d)
+                recordLeavesQueue(d, dispatched: true)
                 noteLeftQueue(d, byOffer: true)
                 drivers[Int(d)].generation &+= 1  // a drift in progress is void: the taxi stays where the core has it
                 drivers[Int(d)].pendingPosition = nil
@@ -72,10 +72,10 @@ extension CitySimulation {
             rides[request.rawValue].timeouts += 1
             rides[request.rawValue].excludedTaxis.append(d)
             if scenario.dispatch.onTimeout == .requeue, let here = core.position(of: drivers[Int(d)].id) {
-                queueOrder.joinTail(d, zone: zoneIndex(of: here))
+                recordJoinsTail(d, zone: zoneIndex(of: here))
             }
         } else if drivers[Int(d)].offeredFromZone >= 0 {
-            queueOrder.rejoin(d, zone: drivers[Int(d)].offeredFromZone, stamp: drivers[Int(d)].offeredFromStamp)
+            recordRejoins(d, zone: drivers[Int(d)].offeredFromZone, stamp: drivers[Int(d)].offeredFromStamp)
         }
     }
 

@@ -23,7 +23,7 @@ extension CitySimulation {
             guard drivers[Int(d)].generation == generation, let target = drivers[Int(d)].pendingPosition else { return }
             drivers[Int(d)].pendingPosition = nil
             // D2: a queued taxi that reaches another zone joins the tail of its queue (noted before the command).
-            if let zone = queueOrder.zone(of: d), zoneIndex(of: target) != zone { queueOrder.joinTail(d, zone: zoneIndex(of: target)) }
+            if let zone = queueOrder.zone(of: d), zoneIndex(of: target) != zone { recordJoinsTail(d, zone: zoneIndex(of: target)) }
             command(.updatePosition(drivers[Int(d)].id, target))
         case .customerCancels(let request):
             command(.cancel(request, by: rides[request.rawValue].customer))  // refused once accepted (D10)
@@ -92,7 +92,7 @@ extension CitySimulation {
         } else {
             rides[request.rawValue].excludedTaxis.append(d)  // D5: not offered this request again
             if scenario.dispatch.onDecline == .requeue, let here = core.position(of: id) {
-                queueOrder.joinTail(d, zone: zoneIndex(of: here))
+                recordJoinsTail(d, zone: zoneIndex(of: here))
             }
             mustCommand(.decline(id, request))
             rides[request.rawValue].declines += 1

@@ -56,7 +56,7 @@ extension CitySimulation {
         case .available, .unavailable:
             if drivers[Int(d)].leaving {
                 noteLeftQueue(d, byOffer: false)
-                queueOrder.leave(d)
+                recordLeavesQueue(d, dispatched: false)
                 mustCommand(.endShift(id))
                 drivers[Int(d)].generation &+= 1
                 drivers[Int(d)].pendingPosition = nil  // a drift or a move in progress ends with the shift
@@ -105,7 +105,7 @@ extension CitySimulation {
         // Noted before the command: the core may hand the taxi an offer within it. A taxi already
         // available keeps its place (D2).
         if core.status(of: drivers[Int(d)].id) == .unavailable, let here = core.position(of: drivers[Int(d)].id) {
-            queueOrder.joinTail(d, zone: zoneIndex(of: here))
+            recordJoinsTail(d, zone: zoneIndex(of: here))
         }
         mustCommand(.setAvailable(drivers[Int(d)].id, true))
         guard scenario.drivers.idle == .drift, case .available = core.status(of: drivers[Int(d)].id),

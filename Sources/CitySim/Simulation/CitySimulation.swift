@@ -42,6 +42,8 @@ public final class CitySimulation {
     var refusedOpenRequest = 0, refusedTooSoon = 0
     /// The simulator's own record of the zone queues, to check their order (D15) independently of the core.
     var queueOrder = QueueOrderCheck(zones: 0)
+    /// The drivers' stints in the zone queues, for fairness within each queue (`fairness.by_shift_zone`).
+    var queueStints = QueueStints(windowStart: 0)
     /// Called every 65,536 events with the simulated time reached (of `horizon`), e.g. to feed a `ProgressMeter`.
     public var progress: ((_ simulatedSeconds: Double, _ horizon: Double) -> Void)?
     /// Set to check the core's invariants after every `invariantCheckInterval`-th event and at the end (slow; tests use it).
@@ -71,6 +73,7 @@ public final class CitySimulation {
         patienceRandom = streams.patience
         reservationsRandom = streams.reservations
         queueOrder = QueueOrderCheck(zones: city.geometry.zoneCount)
+        queueStints = QueueStints(windowStart: warmup)
         fleetRandom = streams.stream(named: "fleet")
         demand = DemandProcess(ratePerHour: (0..<24).map(scenario.demand.rate(atHour:)))
         if let planner = scenario.planner {
