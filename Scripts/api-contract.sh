@@ -52,7 +52,7 @@ token_lifetime_s: 86400
 bcrypt_cost: 4
 login_burst_per_address: 1000000
 planner:
-  gtfs: $ROOT/Scenarios/gtfs/rush-hour
+  gtfs: $ROOT/Scenarios/gtfs/service
   origin: { lat: 45.0, lon: 7.0 }
   transfer_s: 60
 EOF

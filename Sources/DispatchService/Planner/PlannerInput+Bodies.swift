@@ -50,6 +50,7 @@ extension PlannerInput {
         @Omittable var seasonPass: Bool?
         @Omittable var home: Point?
         @Omittable var dayStart: String?
+        @Omittable var timeZone: String?
     }
 
     struct ConditionsBody: Decodable {

@@ -102,6 +102,12 @@ enum PlannerInput {
         profile.seasonPass = body.seasonPass ?? false
         if body.home != nil { profile.home = try position(body.home, field: "home", city: city) }
         if body.dayStart != nil { profile.dayStart = try clock(body.dayStart, field: "day_start").text }
+        if let zone = body.timeZone {
+            guard PlannerProfile.timeZoneNames.contains(zone) else {
+                throw Problem.invalidField("time_zone", "unknown time zone '\(zone)' (an IANA name such as Europe/Rome, or UTC)")
+            }
+            profile.timeZone = zone
+        }
         return profile
     }
 
