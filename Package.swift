@@ -52,11 +52,18 @@ let package = Package(
         .target(name: "DispatchCore", swiftSettings: hotLoopSettings),
         // The city model and simulator that drives DispatchCore through its command API.
         .target(name: "CitySim", dependencies: [
-            "DispatchCore", "EventEngine", "CGSL", "CGLPK", "TripPlanner",
+            "DispatchCore", "EventEngine", "CGSL", "CGLPK", "TripPlanner", "TransitFeeds",
             .product(name: "Yams", package: "Yams"),
         ], resources: [.copy("Trace/viewer.html")], swiftSettings: hotLoopSettings),
         // The trip planner (Travlendar+): daily schedules and travel means; taxis through DispatchCore. Pure, no I/O.
         .target(name: "TripPlanner", dependencies: ["DispatchCore"]),
+        // GTFS feeds from disk, a folder or a .zip archive (zlib through compress-nio): the one loader of
+        // run, plan-day and serve. TripPlanner parses; this module only reads.
+        .target(name: "TransitFeeds", dependencies: [
+            "TripPlanner",
+            .product(name: "CompressNIO", package: "compress-nio"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
         // Road networks: OpenStreetMap reader, drivable graph, contraction hierarchies, snapping,
         // travel time by hour. Pure (no clock, no randomness); DispatchCore does not import it.
         .target(name: "RoadNetwork", dependencies: [
@@ -68,7 +75,7 @@ let package = Package(
         // The HTTP service: accounts, storage and timers around one DispatchCore.
         // The only module that imports Hummingbird, GRDB and PostgresNIO.
         .target(name: "DispatchService", dependencies: [
-            "CitySim", "DispatchCore", "TripPlanner",
+            "CitySim", "DispatchCore", "TripPlanner", "TransitFeeds",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -118,6 +125,8 @@ let package = Package(
         .testTarget(name: "CitySimTests", dependencies: ["CitySim", "DispatchCore", "TripPlanner", "TestSupport"]),
         .testTarget(name: "RoadNetworkTests", dependencies: ["RoadNetwork", "DispatchCore", "TestSupport"]),
         .testTarget(name: "TripPlannerTests", dependencies: ["TripPlanner", "DispatchCore"]),
+        .testTarget(name: "TransitFeedsTests", dependencies: ["TransitFeeds", "TripPlanner", "DispatchCore"],
+                    resources: [.copy("Feeds")]),
         .testTarget(name: "DispatchServiceTests", dependencies: [
             "DispatchService", "DispatchCore", "CitySim", "TripPlanner",
             .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -6,7 +6,7 @@
 # database, gets the two tokens, runs schemathesis with a bounded number of examples and time, stops the
 # server and exits non-zero when schemathesis reports a failure (or the server does not start).
 #
-#   Scripts/api-contract.sh                                   # ~2-4 min; installs schemathesis when missing
+#   Scripts/api-contract.sh                                   # ~3 min; installs schemathesis when missing
 #   MAX_EXAMPLES=50 MAX_TIME=300 Scripts/api-contract.sh      # a longer search
 #   CITYSIM=.build/release/citysim Scripts/api-contract.sh
 #   KEEP=1 Scripts/api-contract.sh                            # keep the work folder (server log, JUnit reports)
@@ -31,6 +31,7 @@ trap cleanup EXIT
 [ -x "$BIN" ] || { echo "api-contract: no $BIN: build it first (swift build)" >&2; exit 2; }
 if ! command -v schemathesis >/dev/null 2>&1; then
   python3 -m pip install --quiet "schemathesis==$SCHEMATHESIS_VERSION" >&2 \
+    || python3 -m pip install --quiet --break-system-packages "schemathesis==$SCHEMATHESIS_VERSION" >&2 \
     || { echo "api-contract: cannot install schemathesis" >&2; exit 2; }
 fi
 echo "api-contract: $("$BIN" --version), $(schemathesis --version 2>&1 | head -1)"
@@ -51,7 +52,7 @@ token_lifetime_s: 86400
 bcrypt_cost: 4
 login_burst_per_address: 1000000
 planner:
-  gtfs: $ROOT/Scenarios/gtfs/rush-hour
+  gtfs: $ROOT/Scenarios/gtfs/service
   origin: { lat: 45.0, lon: 7.0 }
   transfer_s: 60
 EOF

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""Writes the synthetic GTFS feed of the rush-hour city (12 x 10 km) into rush-hour/.
+"""Writes the synthetic GTFS feeds of the rush-hour city (12 x 10 km) into rush-hour/ and of the
+service's city (smoke.yaml, 4 x 4 km) into service/.
 
-Four lines, both directions, a departure every 10 minutes from 06:00 to 23:00, every day of
-2025-2026. Positions are metres in the city plane (x east, y north of the south-west corner),
+rush-hour: four lines, both directions, a departure every 10 minutes from 06:00 to 23:00, every day
+of 2025-2026. service: two lines crossing at the centre of the 4 x 4 km city, stops every 500 m from 0.5 to 3.5 km, one
+timetabled trip per direction run every 10 minutes 06:00-23:00 by frequencies.txt (exact times), the
+agency in Europe/Rome (the origin, 45 N 7 E, is near Turin). Positions are metres in the city plane (x east, y north of the south-west corner),
 turned into latitude/longitude around the origin below with the same equirectangular
 projection as TripPlanner's GeoProjection, so the planner maps the stops back exactly.
 
@@ -33,6 +36,21 @@ def hms(seconds):
     return f"{seconds // 3600:02d}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
 
 
+def write_common(out, stops, routes):
+    """stops.txt (name -> (id, x_m, y_m) projected around the origin), routes.txt and a daily calendar.txt."""
+    with open(os.path.join(out, "stops.txt"), "w") as f:
+        f.write("stop_id,stop_name,stop_lat,stop_lon\n")
+        for name, (sid, x, y) in stops.items():
+            f.write(f"{sid},{name},{ORIGIN_LAT + y / M_PER_DEG_LAT:.7f},{ORIGIN_LON + x / M_PER_DEG_LON:.7f}\n")
+    with open(os.path.join(out, "routes.txt"), "w") as f:
+        f.write("route_id,route_short_name,route_long_name,route_type\n")
+        for rid, short, long_name, route_type in routes:
+            f.write(f"{rid},{short},{long_name},{route_type}\n")
+    with open(os.path.join(out, "calendar.txt"), "w") as f:
+        f.write("service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\n")
+        f.write("DAILY,1,1,1,1,1,1,1,20250101,20261231\n")
+
+
 def main():
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rush-hour")
     os.makedirs(out, exist_ok=True)
@@ -41,17 +59,7 @@ def main():
         for name, x, y in line_stops:
             if name not in stops:
                 stops[name] = (f"S{len(stops) + 1:02d}", x * 1000, y * 1000)
-    with open(os.path.join(out, "stops.txt"), "w") as f:
-        f.write("stop_id,stop_name,stop_lat,stop_lon\n")
-        for name, (sid, x, y) in stops.items():
-            f.write(f"{sid},{name},{ORIGIN_LAT + y / M_PER_DEG_LAT:.7f},{ORIGIN_LON + x / M_PER_DEG_LON:.7f}\n")
-    with open(os.path.join(out, "routes.txt"), "w") as f:
-        f.write("route_id,route_short_name,route_long_name,route_type\n")
-        for rid, short, long_name, _, _, _ in LINES:
-            f.write(f"{rid},{short},{long_name},{2 if rid == 'A' else 3}\n")
-    with open(os.path.join(out, "calendar.txt"), "w") as f:
-        f.write("service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\n")
-        f.write("DAILY,1,1,1,1,1,1,1,20250101,20261231\n")
+    write_common(out, stops, [(rid, short, long_name, 2 if rid == "A" else 3) for rid, short, long_name, _, _, _ in LINES])
     with open(os.path.join(out, "trips.txt"), "w") as trips, open(os.path.join(out, "stop_times.txt"), "w") as times:
         trips.write("route_id,service_id,trip_id,trip_headsign\n")
         times.write("trip_id,arrival_time,departure_time,stop_id,stop_sequence\n")
@@ -71,5 +79,43 @@ def main():
                         t = departure
 
 
+SERVICE_LINES = [
+    ("E", "E", "West - East", [(f"Via {x / 2:g}" if x != 4 else "Piazza", x / 2, 2.0) for x in range(1, 8)]),
+    ("N", "N", "South - North", [(f"Corso {y / 2:g}" if y != 4 else "Piazza", 2.0, y / 2) for y in range(1, 8)]),
+]
+
+
+def service_feed():
+    """The service city's feed: every stop inside 0-4 km x 0-4 km, 18 km/h, 20 s dwell."""
+    out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "service")
+    os.makedirs(out, exist_ok=True)
+    stops = {}
+    for _, _, _, line_stops in SERVICE_LINES:
+        for name, x, y in line_stops:
+            stops.setdefault(name, (f"P{len(stops) + 1:02d}", x * 1000, y * 1000))
+    with open(os.path.join(out, "agency.txt"), "w") as f:
+        f.write("agency_id,agency_name,agency_url,agency_timezone\nCT,Citysim Transit,https://example.com,Europe/Rome\n")
+    write_common(out, stops, [(rid, short, long_name, 3) for rid, short, long_name, _ in SERVICE_LINES])
+    with open(os.path.join(out, "trips.txt"), "w") as trips, open(os.path.join(out, "stop_times.txt"), "w") as times, \
+            open(os.path.join(out, "frequencies.txt"), "w") as frequencies:
+        trips.write("route_id,service_id,trip_id,trip_headsign\n")
+        times.write("trip_id,arrival_time,departure_time,stop_id,stop_sequence\n")
+        frequencies.write("trip_id,start_time,end_time,headway_secs,exact_times\n")
+        for rid, _, _, line_stops in SERVICE_LINES:
+            for direction, sequence in (("0", line_stops), ("1", list(reversed(line_stops)))):
+                trip_id = f"{rid}-{direction}"
+                trips.write(f"{rid},DAILY,{trip_id},{sequence[-1][0]}\n")
+                frequencies.write(f"{trip_id},{hms(FIRST)},{hms(LAST + 1)},{HEADWAY},1\n")
+                t = 0
+                for index, (name, x, y) in enumerate(sequence):
+                    if index > 0:
+                        _, px, py = sequence[index - 1]
+                        t += (abs(x - px) + abs(y - py)) / 18 * 3600
+                    departure = t + (20 if 0 < index < len(sequence) - 1 else 0)
+                    times.write(f"{trip_id},{hms(t)},{hms(departure)},{stops[name][0]},{index + 1}\n")
+                    t = departure
+
+
 if __name__ == "__main__":
     main()
+    service_feed()

@@ -150,7 +150,7 @@ public struct PlannerSettings: Codable, Sendable, Equatable {
         public init(lat: Double, lon: Double) { self.lat = lat; self.lon = lon }
     }
 
-    /// GTFS folder (stops, routes, trips, stop_times, calendar); relative paths are relative to the config file.
+    /// GTFS feed, a folder or a `.zip` (read by `GTFSSource`); relative paths are relative to the config file.
     public var gtfs: String
     /// Latitude and longitude of the city's south-west corner.
     public var origin: Origin

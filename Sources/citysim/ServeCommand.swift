@@ -36,7 +36,12 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let log = loaded.log ?? LogSettings()
         DispatchServiceApp.bootstrapLogging(log)
-        let service = try await DispatchServiceApp.open(config: loaded)
+        let service: DispatchServiceApp
+        do { service = try await DispatchServiceApp.open(config: loaded) } catch let error as ConfigError {
+            // A config that validates but names an unusable input (a bad GTFS feed): exit 2 like the checks above.
+            printError("error: \(error)")
+            throw ExitCode(2)
+        }
         service.bootstrapMetrics()
         let speed = loaded.clockSpeed.map { $0 == 1 ? "" : "  clock ×\($0)" } ?? ""
         if log.format == .json {

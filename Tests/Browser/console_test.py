@@ -139,7 +139,7 @@ def test_bad_input_shows_the_problem_next_to_the_field(server):
         fill(page, "#register-password", "short")
         find(page, "#register button[type=submit]").click()
         note = text_of(page, "#register-password + .field-error, #register-password ~ .field-error",
-                       "password must be 8 to 72 bytes long")
+                       "password must be 8 to 128 characters long")
         assert note
         # The same message the API gives.
         _, problem = server.api("POST", "/v1/accounts", {"email": "cid@example.com", "password": "short"})

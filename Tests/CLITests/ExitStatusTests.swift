@@ -81,4 +81,20 @@ struct ExitStatusTests {
         let words = outcome.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")  // help wraps lines
         #expect(words.contains("(values: fastest, cheapest, greenest; default: fastest)"), "\(outcome.stdout)")
     }
+
+    @Test("serve: a config whose GTFS feed is a corrupt archive exits 2 naming the archive, the entry and why")
+    func serveBadFeed() throws {
+        let folder = try temporaryFolder("bad-feed")
+        let root = CitySimBinary.packageRoot.path
+        try """
+            scenario: \(root)/Scenarios/smoke.yaml
+            database: \(folder.path)/service.sqlite
+            host: 127.0.0.1
+            port: 18998
+            admin: { email: admin@example.com, password: admin-password }
+            planner: { gtfs: \(root)/Tests/TransitFeedsTests/Feeds/corrupt.zip, origin: { lat: 45, lon: 7 } }
+            """.write(to: folder.appendingPathComponent("service.yaml"), atomically: true, encoding: .utf8)
+        try expectFailure(["serve", "--config", folder.appendingPathComponent("service.yaml").path], status: 2,
+                          "error: service config: planner.gtfs: ", "corrupt.zip: base/stops.txt: CRC-32 mismatch")
+    }
 }

@@ -8,9 +8,10 @@ import TripPlanner
     @Test func bundledConfigNamesAFeedTheServiceReadsOnce() throws {
         let config = try ServiceConfig.load(path: ServiceConfigTests.bundled)
         let settings = try #require(config.planner)
-        #expect(settings.gtfs.hasSuffix("Scenarios/gtfs/rush-hour") && settings.transferS == 60)
+        #expect(settings.gtfs.hasSuffix("Scenarios/gtfs/service") && settings.transferS == 60)
         let transit = try PlannerTransit(settings: settings)
-        let network = try transit.network(on: try CivilDate(parsing: "2025-03-14"))
+        let day = try CivilDate(parsing: "2025-03-14")
+        let network = try transit.network(on: day, origin: day.origin(in: transit.timeZone))
         #expect(!network.stops.isEmpty)
     }
 

@@ -56,7 +56,9 @@ private func validFiles() -> [String: String] {
 @Test func theBundledRushHourFeedReadsIntoTheCity() throws {
     let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Scenarios/gtfs/rush-hour")
     var files: [String: String] = [:]
-    for name in GTFSFeed.fileNames { files[name] = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) }
+    for name in GTFSFeed.fileNames + GTFSFeed.optionalFileNames {
+        files[name] = try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+    }
     let feed = try GTFSFeed.read(files: files)
     let network = try TransitNetwork(feed: feed, date: testDay, projection: GeoProjection(originLatitude: 45, originLongitude: 7))
     #expect(feed.routes.count == 4)

@@ -1,5 +1,6 @@
 import DispatchCore
 import Foundation
+import TransitFeeds
 import TripPlanner
 
 /// A day file (`Scenarios/days/*.yaml`) loaded into a ready planner and the day's appointments.
@@ -14,7 +15,7 @@ import TripPlanner
 /// - `weather` — `{ rain_hours: [0–23 …] }`. `strikes` — list of `{ date, from?: HH:MM, until?: HH:MM }`.
 /// - `preferences` — `{ disabled_means: [walk|bike|car|transit|bike-sharing|car-sharing|taxi …], max_walk_km,
 ///   no_bike_in_rain, bike_until: HH:MM, transit_until: HH:MM, templates: { NAME: { disabled_means: […] } } }`.
-/// - `transit` — `{ gtfs: folder, origin: { lat, lon }, transfer_s }`: the GTFS feed and the latitude/longitude
+/// - `transit` — `{ gtfs: folder or .zip, origin: { lat, lon }, transfer_s }`: the GTFS feed and the latitude/longitude
 ///   of the city's south-west corner. Optional (no public transport without it).
 /// - `taxis` — `{ per_zone: N }`: N available taxis at each zone's centre of a dispatch core. Optional (no taxi).
 /// - `sharing` — list of `{ kind: bike|car, x_km, y_km, eur_per_min? }`.
@@ -165,19 +166,14 @@ public struct DayFile {
     private static func transit(_ value: DayValue, folder: URL, date: CivilDate) throws -> TransitNetwork {
         let map = try value.mapping(["gtfs", "origin", "transfer_s"])
         let gtfs = try map.required("gtfs")
-        let directory = folder.appendingPathComponent(try gtfs.string())
-        let files: [String: String]
-        do { files = try GTFSFolder.files(in: directory) } catch { throw gtfs.error("cannot read \(error.path)") }
+        let path = folder.appendingPathComponent(try gtfs.string()).path
         let origin = try map.required("origin").mapping(["lat", "lon"])
         let projection = GeoProjection(originLatitude: try origin.required("lat").double(-90...90),
                                        originLongitude: try origin.required("lon").double(-180...180))
-        do {
-            let feed = try GTFSFeed.read(files: files)
-            return try TransitNetwork(feed: feed, date: date, projection: projection,
-                                      transferSeconds: try map["transfer_s"]?.double(0...3600) ?? 60)
-        } catch let error as GTFSError {
-            throw gtfs.error("\(directory.path)/\(error)")
-        }
+        let feed: GTFSFeed
+        do { feed = try GTFSSource.feed(at: path) } catch { throw gtfs.error("\(error)") }
+        return try TransitNetwork(feed: feed, date: date, projection: projection,
+                                  transferSeconds: try map["transfer_s"]?.double(0...3600) ?? 60)
     }
 
     private static func appointment(_ value: DayValue, date: CivilDate, in city: CityGeometry) throws -> Appointment {

@@ -79,7 +79,7 @@ public struct AccountService: Sendable {
         guard Self.isEmail(email) else { throw AccountError.invalidInput("email must look like name@domain", field: "email") }
         let email = email.lowercased()
         try Self.checkPassword(password, field: "password")
-        guard name.count <= 200 else { throw AccountError.invalidInput("name is longer than 200 characters", field: "name") }
+        try Self.checkName(name)
         let account = Account(email: email, name: name, role: role, passwordHash: try await hash(password),
                               licence: licence, taxiCode: taxiCode)
         do { return try await store.insert(account) } catch StoreError.duplicate(let what) { throw AccountError.taken(what) }
@@ -101,20 +101,41 @@ public struct AccountService: Sendable {
         }
     }
 
+    /// A password's length in Unicode code points, as the document's `minLength`/`maxLength` count them.
+    static let passwordLength = 8...128
+
     static func checkPassword(_ password: String, field: String? = nil) throws {
-        guard (8...72).contains(password.utf8.count) else {
-            throw AccountError.invalidInput("password must be 8 to 72 bytes long", field: field)
+        guard passwordLength.contains(password.unicodeScalars.count) else {
+            throw AccountError.invalidInput("password must be 8 to 128 characters long", field: field)
         }
+    }
+
+    /// A name's most code points (`maxLength` in the document).
+    static func checkName(_ name: String) throws {
+        guard name.unicodeScalars.count <= 200 else {
+            throw AccountError.invalidInput("name is longer than 200 characters", field: "name")
+        }
+    }
+
+    /// What bcrypt is given for a password. Bcrypt reads at most 72 bytes and stops at a NUL, so a password
+    /// it cannot take whole (over 72 UTF-8 bytes, or with a NUL) is first reduced to the base64 of its
+    /// SHA-256 (44 bytes): every character counts. Shorter passwords go in as they are, so hashes stored
+    /// before this rule still verify.
+    static func bcryptInput(_ password: String) -> String {
+        guard password.utf8.count > 72 || password.utf8.contains(0) else { return password }
+        return Data(SHA256.hash(data: Data(password.utf8))).base64EncodedString()
     }
 
     /// Bcrypt is slow on purpose: it runs on NIO's blocking thread pool, not on the cooperative executor.
     func hash(_ password: String) async throws -> String {
         let cost = settings.bcryptCost
-        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+        let input = Self.bcryptInput(password)
+        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(input, cost: cost) }
     }
 
     func verify(_ password: String, hash: String) async throws -> Bool {
-        try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: hash) }
+        let input = Self.bcryptInput(password)
+        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(input, hash: hash) }
     }
 
     // MARK: - Sessions
@@ -170,7 +191,7 @@ public struct AccountService: Sendable {
                               newPassword: String?) async throws -> Account {
         guard var account = try await store.account(id: identity.accountID) else { throw AccountError.unknownAccount }
         if let name {
-            guard name.count <= 200 else { throw AccountError.invalidInput("name is longer than 200 characters", field: "name") }
+            try Self.checkName(name)
             account.name = name
         }
         if let newPassword {

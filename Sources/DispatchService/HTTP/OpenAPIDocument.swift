@@ -10,7 +10,7 @@ import NIOCore
 /// fails when a route is added without documentation, or documented without a route. The served copy
 /// states the current city's width and height as the `maximum` of every coordinate (the file says
 /// `minimum: 0` only, as the city is set at run time), so clients and contract tests know which
-/// points the service accepts.
+/// points the service accepts; and it lists the time zones `time_zone` accepts (this Foundation's IANA names).
 enum OpenAPIDocument {
     /// The document's bytes, read once from the module's bundle; nil if the resource is missing.
     static let data: Data? = Bundle.module.url(forResource: "openapi", withExtension: "json")
@@ -30,6 +30,13 @@ enum OpenAPIDocument {
             }
             point["properties"] = properties
             schemas["Point"] = point
+            if var preferences = schemas["Preferences"] as? [String: Any],
+               var fields = preferences["properties"] as? [String: Any], var zone = fields["time_zone"] as? [String: Any] {
+                zone["enum"] = PlannerProfile.timeZoneNames
+                fields["time_zone"] = zone
+                preferences["properties"] = fields
+                schemas["Preferences"] = preferences
+            }
             components["schemas"] = schemas
             root["components"] = components
         }

@@ -3,7 +3,7 @@ import Hummingbird
 
 /// The request context of every route: the caller's identity once the bearer
 /// token is checked, the client address for rate limits, the body size limit
-/// and JSON in snake_case with ISO 8601 dates.
+/// and JSON in snake_case with RFC 3339 dates (every `date-time` form the OpenAPI document allows is read).
 public struct ServiceRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by `AuthenticationMiddleware`; nil for guests.
@@ -25,7 +25,14 @@ public struct ServiceRequestContext: RequestContext {
     private static let sharedDecoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = RFC3339.dateTime(text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected an RFC 3339 date-time, got '\(text)'")
+            }
+            return date
+        }
         return decoder
     }()
 

@@ -10,6 +10,8 @@ struct DayPlanJob: Sendable {
     var conditions: DayConditions
     var criterion: Criterion
     var transit: TransitNetwork?
+    /// Seconds since 1970 at the day's origin in the user's time zone (`CivilDate.origin(in:)`).
+    var midnight: Double
 }
 
 extension DispatchHost {
@@ -23,10 +25,10 @@ extension DispatchHost {
     /// plans in milliseconds (the planner's node budget bounds the worst case).
     func plan(_ job: DayPlanJob) -> DayPlan {
         let now = self.now
-        let midnight = Double(job.conditions.date.dayNumber) * 86_400
+        let midnight = job.midnight
         var conditions = job.conditions
         conditions.now = now - midnight
-        let isToday = (now / 86_400).rounded(.down) == Double(job.conditions.date.dayNumber)
+        let isToday = now >= midnight && now < midnight + 86_400
         let taxi: any TaxiBooking = isToday
             ? DispatchTaxiBooking(core: core, dayStart: midnight)
             : TravelModelTaxiQuotes(city: core.city, travel: core.travel, rules: core.rules, midnight: midnight)

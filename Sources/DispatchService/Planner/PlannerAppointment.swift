@@ -72,13 +72,13 @@ struct PlannerAppointment: Codable, Sendable {
     /// Seconds since midnight at which an occurrence ends (fixed: `end`; flexible: the window's end).
     var endOfDay: Double { ClockTime.seconds(window?.end ?? end ?? "") ?? 0 }
 
-    /// The state at `now` (seconds since 1970): `archived` once the last occurrence is over.
+    /// The state at `now` (seconds since 1970) for an owner in `zone`: `archived` once the last occurrence is over.
     /// - Complexity: O(1).
-    func state(at now: Double) -> AppointmentState {
+    func state(at now: Double, in zone: TimeZone) -> AppointmentState {
         guard state == .unscheduled || state == .scheduled else { return state }
         let last: CivilDate? = recurrence == nil ? date : recurrence?.until
         guard let last else { return state }
-        return now >= Double(last.dayNumber) * 86_400 + endOfDay ? .archived : state
+        return now >= last.origin(in: zone) + endOfDay ? .archived : state
     }
 
     /// Whether an occurrence falls on `day`, whatever the state.

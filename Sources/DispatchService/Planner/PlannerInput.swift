@@ -7,76 +7,13 @@ import TripPlanner
 /// expected) and their validation into the stored types. Every refusal is a 422 `invalid-field`
 /// problem whose `field` names the offending key (`window.end`, `forbidden_means[1]`).
 enum PlannerInput {
-    struct AppointmentBody: Decodable {
-        struct Window: Decodable { var start: String?; var end: String? }
-        struct Repetition: Decodable { var weekdays: [String]?; var until: String? }
-        var title: String?
-        var date: String?
-        var place: Point?
-        var start: String?
-        var end: String?
-        var breaksAllowed: Bool?
-        var window: Window?
-        var durationMin: Double?
-        var recurrence: Repetition?
-        var passengers: Int?
-        var allowedMeans: [String]?
-        var forbiddenMeans: [String]?
-        var template: String?
-    }
-
-    struct ProfileBody: Decodable {
-        struct Template: Decodable { var name: String?; var disabledMeans: [String]? }
-        var criterion: String?
-        var disabledMeans: [String]?
-        var templates: [Template]?
-        var maxWalkM: Double?
-        var noBikeInRain: Bool?
-        var bikeUntil: String?
-        var transitUntil: String?
-        var ownsCar: Bool?
-        var ownsBike: Bool?
-        var seasonPass: Bool?
-        var home: Point?
-        var dayStart: String?
-    }
-
-    struct ConditionsBody: Decodable {
-        struct StrikeHours: Decodable {
-            var from: String?
-            var until: String?
-
-            enum CodingKeys: String, CodingKey { case from, until }
-
-            /// Left out: from the start or until the end of the day; `null` is refused.
-            init(from decoder: any Decoder) throws {
-                let body = try decoder.container(keyedBy: CodingKeys.self)
-                from = try body.decodeUnlessNull(String.self, forKey: .from)
-                until = try body.decodeUnlessNull(String.self, forKey: .until)
-            }
-        }
-        var rainHours: [Int]?
-        var strikes: [StrikeHours]?
-
-        enum CodingKeys: String, CodingKey { case rainHours, strikes }
-
-        /// Both lists may be left out (none), but not sent as `null`.
-        init(from decoder: any Decoder) throws {
-            let body = try decoder.container(keyedBy: CodingKeys.self)
-            rainHours = try body.decodeUnlessNull([Int].self, forKey: .rainHours)
-            strikes = try body.decodeUnlessNull([StrikeHours].self, forKey: .strikes)
-        }
-    }
-
-    struct PrimaryBody: Decodable { var appointmentId: Int? }
-
     // MARK: - Validation
 
     /// The stored appointment for a body (id, owner and state are the caller's to set).
     /// - Throws: `Problem.invalidField` naming the first bad field.
     static func appointment(_ body: AppointmentBody, id: Int, owner: Int, city: CityGeometry) throws -> PlannerAppointment {
-        let title = (body.title ?? "appointment").trimmingCharacters(in: .whitespaces)
-        guard (1...200).contains(title.count) else { throw Problem.invalidField("title", "must be 1–200 characters") }
+        let title = body.title ?? "appointment"
+        guard (1...200).contains(title.unicodeScalars.count) else { throw Problem.invalidField("title", "must be 1–200 characters") }
         let date = try self.date(body.date, field: "date")
         let place = try position(body.place, field: "place", city: city)
         var appointment = PlannerAppointment(id: id, owner: owner, title: title, date: date, place: place,
@@ -124,7 +61,7 @@ enum PlannerInput {
         if let allowed = body.allowedMeans { appointment.allowedMeans = try means(allowed, field: "allowed_means") }
         appointment.forbiddenMeans = try means(body.forbiddenMeans ?? [], field: "forbidden_means")
         if let template = body.template {
-            guard (1...60).contains(template.count) else { throw Problem.invalidField("template", "must be 1–60 characters") }
+            guard (1...60).contains(template.unicodeScalars.count) else { throw Problem.invalidField("template", "must be 1–60 characters") }
             appointment.template = template
         }
         return appointment
@@ -142,12 +79,16 @@ enum PlannerInput {
         profile.disabledMeans = try means(body.disabledMeans ?? [], field: "disabled_means")
         for (index, template) in (body.templates ?? []).enumerated() {
             let name = template.name ?? ""
-            guard (1...60).contains(name.count) else { throw Problem.invalidField("templates[\(index)].name", "must be 1–60 characters") }
-            guard !profile.templates.contains(where: { $0.name == name }) else {
-                throw Problem.invalidField("templates[\(index)].name", "duplicate template '\(name)'")
+            guard (1...60).contains(name.unicodeScalars.count) else {
+                throw Problem.invalidField("templates[\(index)].name", "must be 1–60 characters")
             }
-            profile.templates.append(.init(name: name, disabledMeans: try means(template.disabledMeans ?? [],
-                                                                               field: "templates[\(index)].disabled_means")))
+            let disabled = try means(template.disabledMeans ?? [], field: "templates[\(index)].disabled_means")
+            // A template named twice is one template: the means either entry switches off.
+            if let earlier = profile.templates.firstIndex(where: { $0.name == name }) {
+                profile.templates[earlier].disabledMeans = Array(Set(profile.templates[earlier].disabledMeans + disabled)).sorted()
+            } else {
+                profile.templates.append(.init(name: name, disabledMeans: disabled))
+            }
         }
         if let walk = body.maxWalkM {
             guard walk.isFinite, (0...100_000).contains(walk) else { throw Problem.invalidField("max_walk_m", "must be 0–100000 metres") }
@@ -161,6 +102,12 @@ enum PlannerInput {
         profile.seasonPass = body.seasonPass ?? false
         if body.home != nil { profile.home = try position(body.home, field: "home", city: city) }
         if body.dayStart != nil { profile.dayStart = try clock(body.dayStart, field: "day_start").text }
+        if let zone = body.timeZone {
+            guard PlannerProfile.timeZoneNames.contains(zone) else {
+                throw Problem.invalidField("time_zone", "unknown time zone '\(zone)' (an IANA name such as Europe/Rome, or UTC)")
+            }
+            profile.timeZone = zone
+        }
         return profile
     }
 
@@ -185,16 +132,23 @@ enum PlannerInput {
 
     // MARK: - Fields
 
-    /// A date `YYYY-MM-DD`.
+    /// A date `YYYY-MM-DD` (RFC 3339 `full-date`, as the document's `format: date`).
     static func date(_ text: String?, field: String) throws -> CivilDate {
         guard let text else { throw Problem.invalidField(field, "missing") }
-        do { return try CivilDate(parsing: text) } catch { throw Problem.invalidField(field, "\(error)") }
+        guard let date = RFC3339.fullDate(text), let civil = try? CivilDate(year: date.year, month: date.month, day: date.day) else {
+            throw Problem.invalidField(field, "expected a date YYYY-MM-DD, got '\(text)'")
+        }
+        return civil
     }
 
-    /// A time of day `HH:MM` (up to 24:00), as seconds and as normalised text.
+    /// A time of day `HH:MM` (two digits each, up to 24:00), as seconds and as normalised text.
     static func clock(_ text: String?, field: String) throws -> (seconds: Double, text: String) {
         guard let text else { throw Problem.invalidField(field, "missing") }
-        guard let seconds = ClockTime.seconds(text), seconds <= 86_400 else {
+        // Exactly two digits, a colon, two digits: the document's pattern, nothing looser.
+        let bytes = Array(text.utf8)
+        guard bytes.count == 5, bytes[2] == UInt8(ascii: ":"),
+              bytes.enumerated().allSatisfy({ $0.offset == 2 || (0x30...0x39).contains($0.element) }),
+              let seconds = ClockTime.seconds(text), seconds <= 86_400 else {
             throw Problem.invalidField(field, "expected a time HH:MM between 00:00 and 24:00, got '\(text)'")
         }
         return (seconds, ClockTime.format(seconds))
@@ -239,23 +193,8 @@ extension Request {
         do {
             return try await context.requestDecoder.decode(type, from: self, context: context)
         } catch let error as DecodingError {
-            let path: [any CodingKey]
-            switch error {
-            case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c): path = c.codingPath
-            @unknown default: path = []
-            }
-            guard !path.isEmpty else { throw Problem.badRequest("the body is not the expected JSON object") }
-            let field = path.map { $0.intValue.map { "[\($0)]" } ?? ".\(snakeCase($0.stringValue))" }.joined()
-            throw Problem.invalidField(String(field.drop { $0 == "." }), "wrong type")
+            guard let field = error.wireField else { throw Problem.badRequest("the body is not the expected JSON object") }
+            throw Problem.invalidField(field, error.reason)
         }
     }
-}
-
-/// `durationMin` → `duration_min` (the wire name of a decoded key).
-private func snakeCase(_ name: String) -> String {
-    var result = ""
-    for character in name {
-        if character.isUppercase { result += "_" + character.lowercased() } else { result.append(character) }
-    }
-    return result
 }

@@ -1,11 +1,13 @@
 import DispatchCore
+import Foundation
 import TripPlanner
 
 /// A customer's travel preferences, what they own and hold, and where home is.
 ///
 /// Invariant (checked by `PlannerInput.profile`): `max_walk_m` in 0–100 000; `bike_until`,
 /// `transit_until` and `day_start` are `HH:MM`; template names are unique and non-empty;
-/// `home`, when set, is inside the city. A day cannot be planned before `home` is set.
+/// `home`, when set, is inside the city; `time_zone`, when set, is one of `timeZoneNames`. A day cannot
+/// be planned before `home` is set.
 ///
 /// ```json
 /// {"criterion":"greenest","disabled_means":["car-sharing"],"templates":[{"name":"sport","disabled_means":["taxi"]}],
@@ -36,6 +38,15 @@ struct PlannerProfile: Codable, Sendable {
     var home: Point?
     /// Earliest departure from home, `HH:MM`.
     var dayStart = "06:00"
+    /// The IANA time zone the user's dates and `HH:MM` times are in; nil = the transit feed's
+    /// `agency_timezone`, else UTC.
+    var timeZone: String?
+
+    /// The names `time_zone` accepts: Foundation's known IANA zones and `UTC`.
+    static let timeZoneNames: [String] = (TimeZone.knownTimeZoneIdentifiers + ["UTC"]).sorted()
+
+    /// The user's zone, falling back to `fallback` (the feed's zone, or UTC).
+    func zone(fallback: TimeZone) -> TimeZone { timeZone.flatMap(TimeZone.init(identifier:)) ?? fallback }
 
     /// The planner's preferences.
     var preferences: Preferences {

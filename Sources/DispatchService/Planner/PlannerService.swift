@@ -24,7 +24,8 @@ struct PlannerService: Sendable {
         var plan: DayPlan
         var appointments: [PlannerAppointment]
         var conditions: CityDayConditions
-        /// Seconds since 1970 at midnight of the day, and when it was planned.
+        /// Seconds since 1970 at the day's origin in the user's time zone (local midnight, or noon minus
+        /// 12 h on a daylight-saving change day), and when it was planned.
         var midnight: Double
         var now: Double
     }
@@ -43,16 +44,23 @@ struct PlannerService: Sendable {
     /// The owner's appointments, with an occurrence on `date` when given, states as of now.
     func appointments(owner: Int, on date: CivilDate?) async throws -> [PlannerAppointment] {
         let now = host.clock.now()
+        let zone = try await timeZone(owner: owner)
         return try await store.appointments(owner: owner)
             .filter { date == nil || $0.falls(on: date!) }
-            .map { var shown = $0; shown.state = $0.state(at: now); return shown }
+            .map { var shown = $0; shown.state = $0.state(at: now, in: zone); return shown }
+    }
+
+    /// The owner's time zone: their preference, else the transit feed's, else UTC.
+    func timeZone(owner: Int) async throws -> TimeZone {
+        let fallback = transit?.timeZone ?? TimeZone(identifier: "UTC")!
+        return try await store.profile(owner: owner)?.zone(fallback: fallback) ?? fallback
     }
 
     /// Cancels the owner's appointment: it is never planned again.
     /// - Throws: 409 `illegal-appointment-state` when it is already cancelled or archived.
     func cancel(_ id: Int, owner: Int) async throws -> PlannerAppointment {
         var appointment = try await appointment(id, owner: owner)
-        let state = appointment.state(at: host.clock.now())
+        let state = appointment.state(at: host.clock.now(), in: try await timeZone(owner: owner))
         guard state != .cancelled, state != .archived else {
             throw Problem(.conflict, "illegal-appointment-state", detail: "appointment \(id) is \(state.rawValue)")
         }
@@ -79,12 +87,12 @@ struct PlannerService: Sendable {
             ownsCar: profile.ownsCar, ownsBike: profile.ownsBike, seasonPass: profile.seasonPass, weather: weather,
             strikes: strikes, preferences: profile.preferences,
             primaries: Set(primaries.map { AppointmentID(String($0)) }))
+        let origin = date.origin(in: profile.zone(fallback: transit?.timeZone ?? TimeZone(identifier: "UTC")!))
         // A feed whose timetable cannot be built for this date plans without transit, like no feed.
-        let network = try? transit?.network(on: date)
+        let network = try? transit?.network(on: date, origin: origin)
         let plan = await host.plan(DayPlanJob(appointments: stored.map(\.appointment), conditions: conditions,
-                                              criterion: profile.criterion, transit: network))
-        return Schedule(plan: plan, appointments: stored, conditions: cityDay, midnight: Double(date.dayNumber) * 86_400,
-                        now: await host.now)
+                                              criterion: profile.criterion, transit: network, midnight: origin))
+        return Schedule(plan: plan, appointments: stored, conditions: cityDay, midnight: origin, now: await host.now)
     }
 
     /// Makes `id` the primary event of its day: overlapping fixed appointments give way to it

@@ -56,9 +56,13 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public static func < (a: CivilDate, b: CivilDate) -> Bool { a.dayNumber < b.dayNumber }
 
+    /// `YYYY-MM-DD`, the year zero-padded to four digits (`0366-02-26`), so the text parses back.
     public var description: String {
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(year)-\(two(month))-\(two(day))"
+        func padded(_ n: Int, _ width: Int) -> String {
+            let digits = String(n)
+            return n >= 0 && digits.count < width ? String(repeating: "0", count: width - digits.count) + digits : digits
+        }
+        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -108,6 +108,6 @@ public struct GTFSError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        "\(file):\(line)" + (field.map { ": field '\($0)'" } ?? "") + ": \(reason)"
+        (line > 0 ? "\(file):\(line)" : file) + (field.map { ": field '\($0)'" } ?? "") + ": \(reason)"
     }
 }

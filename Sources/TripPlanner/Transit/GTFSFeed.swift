@@ -1,6 +1,10 @@
-/// The part of a GTFS static feed the planner uses: stops, routes, trips, stop times and the
-/// weekly calendar with its exceptions (`calendar_dates.txt`, optional); shapes, fares and
-/// frequencies are ignored.
+/// The part of a GTFS static feed the planner uses: stops, routes, trips, stop times (untimed stops
+/// interpolated), the weekly calendar and its exceptions (`calendar.txt` and/or `calendar_dates.txt`),
+/// `frequencies.txt` and the agency's time zone; shapes and fares are ignored.
+///
+/// Invariant: every trip's stop times are ordered by `stop_sequence`, all timed, with arrival ≤
+/// departure; every reference (route, service, trip, stop) resolves; `agencyTimeZone` is an IANA name
+/// Foundation knows, or nil when the feed has no `agency.txt`.
 ///
 /// ```swift
 /// let feed = try GTFSFeed.read(files: ["stops.txt": stops, "routes.txt": routes, "trips.txt": trips,
@@ -54,10 +58,15 @@ public struct GTFSFeed: Sendable {
     /// `calendar_dates.txt` rows: services added or removed on single dates.
     public var serviceExceptions: [ServiceException] = []
 
-    /// The five files the reader needs, by name.
-    public static let fileNames = ["stops.txt", "routes.txt", "trips.txt", "stop_times.txt", "calendar.txt"]
+    /// `frequencies.txt` rows: trips run from a template every `headway` seconds.
+    public var frequencies: [Frequency] = []
+    /// `agency_timezone` of `agency.txt` (one zone for the whole feed); nil without the file.
+    public var agencyTimeZone: String?
+
+    /// The files the reader needs, by name (and one of `calendar.txt`, `calendar_dates.txt`).
+    public static let fileNames = ["stops.txt", "routes.txt", "trips.txt", "stop_times.txt"]
     /// Files the reader uses when given.
-    public static let optionalFileNames = ["calendar_dates.txt"]
+    public static let optionalFileNames = ["calendar.txt", "calendar_dates.txt", "frequencies.txt", "agency.txt"]
 
     /// Reads a feed from the text of its files, keyed by file name.
     /// - Throws: `GTFSError` naming the file, line and field of the first problem: a missing
@@ -68,16 +77,22 @@ public struct GTFSFeed: Sendable {
             guard let text = files[name] else { throw GTFSError(file: name, line: 0, field: nil, reason: "missing file") }
             return try CSVTable(file: name, text: text)
         }
+        let agencyTimeZone = try files["agency.txt"] == nil ? nil : readAgencyTimeZone(table("agency.txt"))
         let stops = try readStops(table("stops.txt"))
         let routes = try readRoutes(table("routes.txt"))
-        let services = try readCalendar(table("calendar.txt"))
+        guard files["calendar.txt"] != nil || files["calendar_dates.txt"] != nil else {
+            throw GTFSError(file: "calendar.txt", line: 0, field: nil,
+                            reason: "missing file: a feed needs calendar.txt, calendar_dates.txt or both")
+        }
+        let services = try files["calendar.txt"] == nil ? [] : readCalendar(table("calendar.txt"))
         var exceptions: [ServiceException] = []
         if files["calendar_dates.txt"] != nil { exceptions = try readCalendarDates(table("calendar_dates.txt")) }
         let serviceIDs = Set(services.map(\.id)).union(exceptions.map(\.serviceID))
         let trips = try readTrips(table("trips.txt"), routes: Set(routes.map(\.id)), services: serviceIDs)
-        let stopTimes = try readStopTimes(table("stop_times.txt"), trips: Set(trips.map(\.id)), stops: Set(stops.map(\.id)))
+        let stopTimes = try readStopTimes(table("stop_times.txt"), trips: Set(trips.map(\.id)), stops: stops)
+        let frequencies = try files["frequencies.txt"] == nil ? [] : readFrequencies(table("frequencies.txt"), trips: Set(trips.map(\.id)))
         return GTFSFeed(stops: stops, routes: routes, trips: trips, stopTimes: stopTimes, services: services,
-                        serviceExceptions: exceptions)
+                        serviceExceptions: exceptions, frequencies: frequencies, agencyTimeZone: agencyTimeZone)
     }
 
     // MARK: - Files
@@ -143,32 +158,12 @@ public struct GTFSFeed: Sendable {
             let routeID = try field.text(route, "route_id"), serviceID = try field.text(service, "service_id")
             guard routes.contains(routeID) else { throw field.error("route_id", "unknown route_id '\(routeID)' (not in routes.txt)") }
             guard services.contains(serviceID) else {
-                throw field.error("service_id", "unknown service_id '\(serviceID)' (not in calendar.txt)")
+                throw field.error("service_id", "unknown service_id '\(serviceID)' (not in calendar.txt or calendar_dates.txt)")
             }
             trips.append(Trip(id: try field.text(id, "trip_id"), routeID: routeID, serviceID: serviceID,
                               headsign: headsign.map { row.fields[$0] } ?? ""))
         }
         return trips
-    }
-
-    private static func readStopTimes(_ table: CSVTable, trips: Set<String>, stops: Set<String>) throws(GTFSError) -> [StopTime] {
-        let trip = try table.column("trip_id"), arrival = try table.column("arrival_time")
-        let departure = try table.column("departure_time"), stop = try table.column("stop_id")
-        let sequence = try table.column("stop_sequence")
-        var times: [StopTime] = []
-        for row in table.rows {
-            let field = FieldReader(table: table, line: row.line, fields: row.fields)
-            let tripID = try field.text(trip, "trip_id"), stopID = try field.text(stop, "stop_id")
-            guard trips.contains(tripID) else { throw field.error("trip_id", "unknown trip_id '\(tripID)' (not in trips.txt)") }
-            guard stops.contains(stopID) else { throw field.error("stop_id", "unknown stop_id '\(stopID)' (not in stops.txt)") }
-            let arrive = try field.time(arrival, "arrival_time"), depart = try field.time(departure, "departure_time")
-            guard depart >= arrive else { throw field.error("departure_time", "departure before arrival") }
-            guard let order = Int(row.fields[sequence]), order >= 0 else {
-                throw field.error("stop_sequence", "expected a non-negative integer, got '\(row.fields[sequence])'")
-            }
-            times.append(StopTime(tripID: tripID, arrival: arrive, departure: depart, stopID: stopID, sequence: order))
-        }
-        return times
     }
 }
 

@@ -54,10 +54,14 @@ public struct TransitNetwork: Sendable {
 
     /// - Parameters:
     ///   - date: the service day; only trips whose service runs on it (`calendar.txt` with the
-///     exceptions of `calendar_dates.txt`) are kept.
+    ///     exceptions of `calendar_dates.txt`) are kept. A trip of `frequencies.txt` runs once per
+    ///     departure of its windows, its stop times shifted to start there.
+    ///   - timeOffset: seconds added to every feed time: the feed's day origin (noon minus 12 h in the
+    ///     agency's zone) seen from the planner's (0 when both are in one zone).
     /// - Throws: `PlannerError.invalidInput` when a trip's times go backwards.
-    /// - Complexity: O(n log n) in the number of stop times.
-    public init(feed: GTFSFeed, date: CivilDate, projection: GeoProjection, transferSeconds: Double = 60) throws(PlannerError) {
+    /// - Complexity: O(n log n) in the number of connections of the day.
+    public init(feed: GTFSFeed, date: CivilDate, projection: GeoProjection, transferSeconds: Double = 60,
+                timeOffset: Double = 0) throws(PlannerError) {
         var stopIndex: [String: Int32] = [:]
         stops = feed.stops.enumerated().map { index, stop in
             stopIndex[stop.id] = Int32(index)
@@ -66,27 +70,30 @@ public struct TransitNetwork: Sendable {
         }
         let running = feed.runningServices(on: date)
         let routes = Dictionary(feed.routes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var tripIndex: [String: Int32] = [:]
+        let frequencies = Dictionary(grouping: feed.frequencies, by: \.tripID)
+        var byTrip: [String: [GTFSFeed.StopTime]] = [:]
+        for time in feed.stopTimes { byTrip[time.tripID, default: []].append(time) }
         var labels: [String] = []
+        var connections: [Connection] = []
         for trip in feed.trips where running.contains(trip.serviceID) {
-            tripIndex[trip.id] = Int32(labels.count)
             let route = routes[trip.routeID]
             let name = route.map { $0.shortName.isEmpty ? $0.longName : "line \($0.shortName)" } ?? trip.routeID
-            labels.append(trip.headsign.isEmpty ? name : "\(name) towards \(trip.headsign)")
-        }
-        var byTrip: [Int32: [GTFSFeed.StopTime]] = [:]
-        for time in feed.stopTimes {
-            if let trip = tripIndex[time.tripID] { byTrip[trip, default: []].append(time) }
-        }
-        var connections: [Connection] = []
-        for (trip, times) in byTrip {
-            let ordered = times.sorted { $0.sequence < $1.sequence }
-            for (a, b) in zip(ordered, ordered.dropFirst()) {
-                guard b.arrival >= a.departure else {
-                    throw .invalidInput("stop_times.txt: trip \(a.tripID) arrives at sequence \(b.sequence) before leaving \(a.sequence)")
+            let label = trip.headsign.isEmpty ? name : "\(name) towards \(trip.headsign)"
+            let ordered = (byTrip[trip.id] ?? []).sorted { $0.sequence < $1.sequence }
+            guard let first = ordered.first else { continue }
+            // A timetabled trip runs once, as written; a frequency trip once per departure of its windows.
+            let shifts = frequencies[trip.id].map { $0.flatMap(\.departures).map { $0 - first.departure } } ?? [0]
+            for shift in shifts {
+                let index = Int32(labels.count)
+                labels.append(label)
+                for (a, b) in zip(ordered, ordered.dropFirst()) {
+                    guard b.arrival >= a.departure else {
+                        throw .invalidInput("stop_times.txt: trip \(a.tripID) arrives at sequence \(b.sequence) before leaving \(a.sequence)")
+                    }
+                    connections.append(Connection(departureStop: stopIndex[a.stopID]!, arrivalStop: stopIndex[b.stopID]!,
+                                                  departure: a.departure + shift + timeOffset,
+                                                  arrival: b.arrival + shift + timeOffset, trip: index))
                 }
-                connections.append(Connection(departureStop: stopIndex[a.stopID]!, arrivalStop: stopIndex[b.stopID]!,
-                                              departure: a.departure, arrival: b.arrival, trip: trip))
             }
         }
         connections.sort { ($0.departure, $0.arrival, $0.trip) < ($1.departure, $1.arrival, $1.trip) }

@@ -13,24 +13,15 @@ import Hummingbird
 struct AccountController {
     let accounts: AccountService
 
-    struct Registration: Decodable { var email: String; var password: String; var name: String? }
+    struct Registration: Decodable { var email: String; var password: String; @Omittable var name: String? }
     struct Credentials: Decodable { var email: String; var password: String }
     struct ResetRequest: Decodable { var email: String }
     struct ResetConfirmation: Decodable { var token: String; var newPassword: String }
+    /// Each field may be left out, but not sent as `null`.
     struct ProfileChange: Decodable {
-        var name: String?
-        var currentPassword: String?
-        var newPassword: String?
-
-        enum CodingKeys: String, CodingKey { case name, currentPassword, newPassword }
-
-        /// Each field may be left out, but not sent as `null`.
-        init(from decoder: any Decoder) throws {
-            let body = try decoder.container(keyedBy: CodingKeys.self)
-            name = try body.decodeUnlessNull(String.self, forKey: .name)
-            currentPassword = try body.decodeUnlessNull(String.self, forKey: .currentPassword)
-            newPassword = try body.decodeUnlessNull(String.self, forKey: .newPassword)
-        }
+        @Omittable var name: String?
+        @Omittable var currentPassword: String?
+        @Omittable var newPassword: String?
     }
 
     var routes: RouteCollection<ServiceRequestContext> {

@@ -13,7 +13,8 @@ struct AdminController {
     struct NewDriver: Decodable {
         var email: String
         var password: String
-        var name: String?
+        /// May be left out (empty), but not sent as `null`.
+        @Omittable var name: String?
         var licence: String
         var taxiCode: String
     }
@@ -32,10 +33,13 @@ struct AdminController {
     @Sendable func create(_ request: Request, context: ServiceRequestContext) async throws -> EditedResponse<AccountBody> {
         _ = try context.require(.admin)
         let body = try await request.decode(as: NewDriver.self, context: context)
-        let licence = body.licence.trimmingCharacters(in: .whitespaces)
-        let code = body.taxiCode.trimmingCharacters(in: .whitespaces)
-        guard (1...40).contains(licence.count), (1...20).contains(code.count) else {
-            throw AccountError.invalidInput("licence (1–40 characters) and taxi_code (1–20) are required")
+        // Lengths in code points, as the document's minLength/maxLength; identifiers are kept as sent.
+        let licence = body.licence, code = body.taxiCode
+        guard (1...40).contains(licence.unicodeScalars.count) else {
+            throw AccountError.invalidInput("licence must be 1 to 40 characters long", field: "licence")
+        }
+        guard (1...20).contains(code.unicodeScalars.count) else {
+            throw AccountError.invalidInput("taxi_code must be 1 to 20 characters long", field: "taxi_code")
         }
         let account = try await accounts.create(email: body.email, password: body.password, name: body.name ?? "",
                                                 role: .driver, licence: licence, taxiCode: code)

@@ -12,7 +12,8 @@ import Hummingbird
 struct DriverController {
     let host: DispatchHost
 
-    struct Shift: Decodable { var action: String; var position: Point? }
+    /// `position` may be left out (to end a shift), but not sent as `null`.
+    struct Shift: Decodable { var action: String; @Omittable var position: Point? }
     struct Availability: Decodable { var available: Bool }
 
     var routes: RouteCollection<ServiceRequestContext> {

@@ -41,7 +41,7 @@ struct PlannerAppointmentController {
         let owner = try context.require(.customer).accountID
         let appointment = try await planner.appointment(try context.pathID(), owner: owner)
         var shown = appointment
-        shown.state = appointment.state(at: planner.host.clock.now())
+        shown.state = appointment.state(at: planner.host.clock.now(), in: try await planner.timeZone(owner: owner))
         return shown
     }
 

@@ -12,21 +12,8 @@ import Hummingbird
 struct RideController {
     let host: DispatchHost
 
-    struct RideRequest: Decodable {
-        var origin: Point
-        var destination: Point
-        var patienceS: Double?
-
-        enum CodingKeys: String, CodingKey { case origin, destination, patienceS }
-
-        /// `patience_s` may be left out (0), but not sent as `null`.
-        init(from decoder: any Decoder) throws {
-            let body = try decoder.container(keyedBy: CodingKeys.self)
-            origin = try body.decode(Point.self, forKey: .origin)
-            destination = try body.decode(Point.self, forKey: .destination)
-            patienceS = try body.decodeUnlessNull(Double.self, forKey: .patienceS)
-        }
-    }
+    /// `patience_s` may be left out (0), but not sent as `null`.
+    struct RideRequest: Decodable { var origin: Point; var destination: Point; @Omittable var patienceS: Double? }
     struct ReservationRequest: Decodable { var origin: Point; var destination: Point; var meetingTime: Date }
 
     var routes: RouteCollection<ServiceRequestContext> {
