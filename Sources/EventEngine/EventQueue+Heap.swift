@@ -1,8 +1,8 @@
 // MARK: - 4-ary heap maintenance
 //
-// Both sifts move a "hole" instead of swapping: the moving key and payload are
-// taken out once, parents or children slide into the hole, and they are
-// written back once at their final place. Only keys are compared.
+// Both sifts move a "hole" instead of swapping: the moving entry is taken out
+// once, parents or children slide into the hole, and the entry is written
+// back once at its final place.
 
 extension EventQueue {
     /// Restores the heap after an append by moving the last entry up.
@@ -10,23 +10,17 @@ extension EventQueue {
     /// - Complexity: O(log₄ n)
     @inlinable
     mutating func siftUpLast() {
-        keys.withUnsafeMutableBufferPointer { keyBuffer in
-            payloads.withUnsafeMutableBufferPointer { payloadBuffer in
-                let key = keyBuffer.baseAddress.unsafelyUnwrapped
-                let payload = payloadBuffer.baseAddress.unsafelyUnwrapped
-                var hole = keyBuffer.count &- 1
-                let movingKey = key[hole]
-                let movingPayload = (payload + hole).move()
-                while hole > 0 {
-                    let parent = (hole &- 1) >> 2
-                    guard movingKey.runsBefore(key[parent]) else { break }
-                    key[hole] = key[parent]
-                    (payload + hole).moveInitialize(from: payload + parent, count: 1)
-                    hole = parent
-                }
-                key[hole] = movingKey
-                (payload + hole).initialize(to: movingPayload)
+        entries.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress.unsafelyUnwrapped
+            var hole = buffer.count &- 1
+            let moving = (base + hole).move()
+            while hole > 0 {
+                let parent = (hole &- 1) >> 2
+                guard moving.key.runsBefore(base[parent].key) else { break }
+                (base + hole).moveInitialize(from: base + parent, count: 1)
+                hole = parent
             }
+            (base + hole).initialize(to: moving)
         }
     }
 
@@ -36,46 +30,40 @@ extension EventQueue {
     ///
     /// - Complexity: O(log₄ n)
     @inlinable
-    mutating func removeFirst() -> (EventKey, Payload)? {
-        guard let lastKey = keys.popLast() else { return nil }
-        let lastPayload = payloads.removeLast()
-        if keys.isEmpty { return (lastKey, lastPayload) }
-        return keys.withUnsafeMutableBufferPointer { keyBuffer in
-            payloads.withUnsafeMutableBufferPointer { payloadBuffer in
-                let key = keyBuffer.baseAddress.unsafelyUnwrapped
-                let payload = payloadBuffer.baseAddress.unsafelyUnwrapped
-                let count = keyBuffer.count
-                let root = (key[0], payload.move())
-                var hole = 0
-                while true {
-                    let first = (hole << 2) &+ 1
-                    if first >= count { break }
-                    let best = Self.bestChild(key, first: first, count: count)
-                    guard key[best].runsBefore(lastKey) else { break }
-                    key[hole] = key[best]
-                    (payload + hole).moveInitialize(from: payload + best, count: 1)
-                    hole = best
-                }
-                key[hole] = lastKey
-                (payload + hole).initialize(to: lastPayload)
-                return root
+    mutating func removeFirst() -> Entry? {
+        guard let last = entries.popLast() else { return nil }
+        if entries.isEmpty { return last }
+        return entries.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress.unsafelyUnwrapped
+            let count = buffer.count
+            let root = base.move()
+            var hole = 0
+            while true {
+                let first = (hole << 2) &+ 1
+                if first >= count { break }
+                let best = Self.bestChild(base, first: first, count: count)
+                guard base[best].key.runsBefore(last.key) else { break }
+                (base + hole).moveInitialize(from: base + best, count: 1)
+                hole = best
             }
+            (base + hole).initialize(to: last)
+            return root
         }
     }
 
     /// The index of the child that runs first among `first ..< min(first + 4, count)`.
     @inlinable @inline(__always)
-    static func bestChild(_ key: UnsafeMutablePointer<EventKey>, first: Int, count: Int) -> Int {
+    static func bestChild(_ base: UnsafeMutablePointer<Entry>, first: Int, count: Int) -> Int {
         if first &+ 3 < count {
             // All four children exist: a two-round tournament.
-            let left = key[first &+ 1].runsBefore(key[first]) ? first &+ 1 : first
-            let right = key[first &+ 3].runsBefore(key[first &+ 2]) ? first &+ 3 : first &+ 2
-            return key[right].runsBefore(key[left]) ? right : left
+            let left = base[first &+ 1].key.runsBefore(base[first].key) ? first &+ 1 : first
+            let right = base[first &+ 3].key.runsBefore(base[first &+ 2].key) ? first &+ 3 : first &+ 2
+            return base[right].key.runsBefore(base[left].key) ? right : left
         }
         var best = first
         var child = first &+ 1
         while child < count {
-            if key[child].runsBefore(key[best]) { best = child }
+            if base[child].key.runsBefore(base[best].key) { best = child }
             child &+= 1
         }
         return best
@@ -84,19 +72,17 @@ extension EventQueue {
     // MARK: - Invariant checks
 
     /// Traps unless every entry runs after its parent, times are finite and
-    /// not before ``now``, sequence numbers are below `nextSequence`, and the
-    /// timeline is sorted.
+    /// not before ``now``, and sequence numbers are below `nextSequence`.
     ///
     /// - Complexity: O(n)
     func _checkInvariants() {
-        precondition(keys.count == payloads.count, "\(keys.count) keys but \(payloads.count) payloads")
-        for index in keys.indices {
-            let key = keys[index]
+        for index in entries.indices {
+            let key = entries[index].key
             precondition(key.time.isFinite && key.time >= clock, "pending event at \(key.time) before now \(clock)")
             precondition(key.sequence < nextSequence, "sequence number \(key.sequence) not yet issued")
             if index > 0 {
                 let parent = (index - 1) / 4
-                precondition(keys[parent].runsBefore(key), "heap order broken at index \(index)")
+                precondition(entries[parent].key.runsBefore(key), "heap order broken at index \(index)")
             }
         }
         for index in timeline.indices.dropFirst(timelineHead) {

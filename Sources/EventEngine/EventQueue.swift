@@ -8,8 +8,7 @@
 ///
 /// Invariants: every pending event's time is finite and at or after ``now``;
 /// ``now`` never decreases; ``now`` is the time of the event popped last (or
-/// the start time before the first pop); `keys` and `payloads` have the same
-/// count and `payloads[i]` belongs to `keys[i]`.
+/// the start time before the first pop).
 ///
 /// The host drives it in a plain loop; the hot path is inlinable, generic
 /// without existentials, and allocates nothing per event once capacity is
@@ -23,23 +22,33 @@
 /// }
 /// ```
 ///
-/// Storage is a 4-ary min-heap kept as two parallel flat arrays: the 16-byte
-/// keys, which the sifts compare, and the payloads, which they only move. Four
-/// sibling keys fill one cache line, and the heap has half the depth of a
-/// binary heap. (Payloads kept still in a slab of slots, with only a slot
-/// number moving, measured slower on city-scale: the slab's random access
-/// cost more than the moves it saved.) Events known in bulk up front (a day's shift starts and ends)
-/// can go into a sorted *timeline* beside the heap instead
-/// (``scheduleTimeline(_:)``): they leave in exactly the same order as if each
-/// had been scheduled alone, but they do not deepen the heap that every other
-/// event sifts through.
+/// Storage is a 4-ary min-heap in one flat array of (key, payload) entries:
+/// half the depth of a binary heap, and the four children of a node sit next
+/// to each other in memory. (Keys packed into 16 bytes apart from the payloads,
+/// or payloads left in a slab, measured slower: see Results/bench/speed.md.)
+/// Events known in bulk up front (a day's shift starts and ends) can go into a
+/// sorted *timeline* beside the heap instead (``scheduleTimeline(_:)``): they
+/// leave in exactly the same order as if each had been scheduled alone, but
+/// they do not deepen the heap that every other event sifts through.
 public struct EventQueue<Payload> {
-    /// The heap's keys: `keys[0]` runs next; each key runs before its children `4i+1 ... 4i+4`.
-    @usableFromInline var keys: ContiguousArray<EventKey>
-    /// `payloads[i]` is what the host attached to `keys[i]`.
-    @usableFromInline var payloads: ContiguousArray<Payload>
+    /// One pending event: its ordering key and what the host attached to it.
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var key: EventKey
+        @usableFromInline var payload: Payload
+
+        @inlinable @inline(__always)
+        init(key: EventKey, payload: Payload) {
+            self.key = key
+            self.payload = payload
+        }
+    }
+
+    /// The heap: `entries[0]` runs next; each entry runs before its children
+    /// `4i+1 ... 4i+4`.
+    @usableFromInline var entries: ContiguousArray<Entry>
     /// Events scheduled in bulk, in key order; `timeline[timelineHead...]` are pending.
-    @usableFromInline var timeline: ContiguousArray<(key: EventKey, payload: Payload)>
+    @usableFromInline var timeline: ContiguousArray<Entry>
     /// The next pending timeline entry.
     @usableFromInline var timelineHead: Int
     /// Sequence number for the next scheduled event.
@@ -54,13 +63,12 @@ public struct EventQueue<Payload> {
     ///   - minimumCapacity: pending events to make room for up front.
     public init(startTime: Double = 0, minimumCapacity: Int = 0) {
         precondition(startTime.isFinite, "EventQueue start time must be finite, got \(startTime)")
-        keys = []
-        payloads = []
+        entries = []
+        entries.reserveCapacity(minimumCapacity)
         timeline = []
         timelineHead = 0
         nextSequence = 0
         clock = startTime
-        reserveCapacity(minimumCapacity)
     }
 
     /// The current simulation time in seconds: the time of the last popped event.
@@ -71,21 +79,21 @@ public struct EventQueue<Payload> {
     ///
     /// - Complexity: O(1)
     @inlinable
-    public var count: Int { keys.count &+ timeline.count &- timelineHead }
+    public var count: Int { entries.count &+ timeline.count &- timelineHead }
 
     /// Whether no event is pending.
     ///
     /// - Complexity: O(1)
     @inlinable
-    public var isEmpty: Bool { keys.isEmpty && timelineHead == timeline.count }
+    public var isEmpty: Bool { entries.isEmpty && timelineHead == timeline.count }
 
     /// The time of the event ``popNext()`` would return, or `nil` when empty.
     ///
     /// - Complexity: O(1)
     @inlinable
     public var peekTime: Double? {
-        guard timelineHead < timeline.count else { return keys.first?.time }
-        return min(timeline[timelineHead].key.time, keys.first?.time ?? .infinity)
+        guard timelineHead < timeline.count else { return entries.first?.key.time }
+        return min(timeline[timelineHead].key.time, entries.first?.key.time ?? .infinity)
     }
 
     /// The number of events scheduled so far, popped or not.
@@ -96,21 +104,7 @@ public struct EventQueue<Payload> {
     ///
     /// - Complexity: O(n)
     public mutating func reserveCapacity(_ minimumCapacity: Int) {
-        keys.reserveCapacity(minimumCapacity)
-        payloads.reserveCapacity(minimumCapacity)
-    }
-
-    /// The key of the next event scheduled at `time` with `priority`, after checking both.
-    @inlinable @inline(__always)
-    func nextKey(time: Double, priority: Int) throws(EventEngineError) -> EventKey {
-        // One comparison rejects both the past and NaN on the common path.
-        guard time >= clock, time < .infinity else {
-            if time.isNaN || time.isInfinite { throw .invalidTime(time) }
-            throw .scheduledInThePast(time: time, now: clock)
-        }
-        guard EventKey.priorities.contains(priority) else { throw .priorityOutOfRange(priority) }
-        precondition(nextSequence < EventKey.sequenceLimit, "an event queue gives out at most 2^48 sequence numbers")
-        return EventKey(time: time, priority: priority, sequence: nextSequence)
+        entries.reserveCapacity(minimumCapacity)
     }
 
     /// Schedules `payload` to happen at `time`.
@@ -118,18 +112,21 @@ public struct EventQueue<Payload> {
     /// - Parameters:
     ///   - payload: what the host wants back from ``popNext()``.
     ///   - time: simulation time in seconds; finite and not before ``now``.
-    ///   - priority: among events at the same time, lower values run first; in `Int16`'s range.
+    ///   - priority: among events at the same time, lower values run first.
     /// - Throws: ``EventEngineError/scheduledInThePast(time:now:)`` when
     ///   `time < now`, ``EventEngineError/invalidTime(_:)`` when `time` is NaN
-    ///   or infinite, ``EventEngineError/priorityOutOfRange(_:)``. The queue is
-    ///   unchanged when it throws.
+    ///   or infinite. The queue is unchanged when it throws.
     /// - Complexity: O(log₄ n); amortised O(1) allocation.
     @inlinable
     public mutating func schedule(_ payload: Payload, at time: Double, priority: Int = 0) throws(EventEngineError) {
-        let key = try nextKey(time: time, priority: priority)
+        // One comparison rejects both the past and NaN on the common path.
+        guard time >= clock, time < .infinity else {
+            if time.isNaN || time.isInfinite { throw .invalidTime(time) }
+            throw .scheduledInThePast(time: time, now: clock)
+        }
+        let key = EventKey(time: time, priority: priority, sequence: nextSequence)
         nextSequence &+= 1
-        keys.append(key)
-        payloads.append(payload)
+        entries.append(Entry(key: key, payload: payload))
         siftUpLast()
     }
 
@@ -138,14 +135,20 @@ public struct EventQueue<Payload> {
     /// the same order. They are kept sorted beside the heap, so a long timeline known up
     /// front costs one sort instead of deepening the heap for the whole run.
     ///
-    /// - Throws: as ``schedule(_:at:priority:)``, for the first bad event; nothing is scheduled then.
+    /// - Throws: as ``schedule(_:at:priority:)``, for the first bad time; nothing is scheduled then.
     /// - Complexity: O(k log k) for k new events, plus O(r) for r timeline events still pending.
     public mutating func scheduleTimeline(_ events: [(payload: Payload, time: Double, priority: Int)]) throws(EventEngineError) {
-        for event in events { _ = try nextKey(time: event.time, priority: event.priority) }
+        for event in events {
+            guard event.time >= clock, event.time < .infinity else {
+                if event.time.isNaN || event.time.isInfinite { throw .invalidTime(event.time) }
+                throw .scheduledInThePast(time: event.time, now: clock)
+            }
+        }
         var merged = ContiguousArray(timeline[timelineHead...])
         merged.reserveCapacity(merged.count + events.count)
         for event in events {
-            merged.append((EventKey(time: event.time, priority: event.priority, sequence: nextSequence), event.payload))
+            merged.append(Entry(key: EventKey(time: event.time, priority: event.priority, sequence: nextSequence),
+                                payload: event.payload))
             nextSequence &+= 1
         }
         merged.sort { $0.key.runsBefore($1.key) }
@@ -169,15 +172,15 @@ public struct EventQueue<Payload> {
     /// - Complexity: O(log₄ n)
     @inlinable
     public mutating func popNext() -> (time: Double, payload: Payload)? {
-        if timelineHead < timeline.count, keys.isEmpty || timeline[timelineHead].key.runsBefore(keys[0]) {
+        if timelineHead < timeline.count, entries.isEmpty || timeline[timelineHead].key.runsBefore(entries[0].key) {
             let entry = timeline[timelineHead]
             timelineHead &+= 1
             clock = entry.key.time
             return (entry.key.time, entry.payload)
         }
-        guard let (key, payload) = removeFirst() else { return nil }
-        clock = key.time
-        return (key.time, payload)
+        guard let entry = removeFirst() else { return nil }
+        clock = entry.key.time
+        return (entry.key.time, entry.payload)
     }
 
     /// Moves the clock forward to `time` without popping anything.
@@ -192,3 +195,4 @@ public struct EventQueue<Payload> {
 }
 
 extension EventQueue: Sendable where Payload: Sendable {}
+extension EventQueue.Entry: Sendable where Payload: Sendable {}

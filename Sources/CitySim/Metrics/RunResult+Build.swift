@@ -27,6 +27,8 @@ extension RunResult {
         var offers = RunSummary.OfferCounts()
         var booked = RunSummary.ReservationCounts()
         var waits: [Double] = [], assigns: [Double] = []
+        waits.reserveCapacity(allRides.count)
+        assigns.reserveCapacity(allRides.count)
         var pickedUp = 0, madReassignments = 0
         for ride in allRides where ride.requestedAt >= sim.warmup {
             counts.generated += 1
