@@ -130,6 +130,8 @@ let package = Package(
         .testTarget(name: "DispatchServiceTests", dependencies: [
             "DispatchService", "DispatchCore", "CitySim", "TripPlanner",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
+            .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),

@@ -21,7 +21,7 @@ WORK=${WORK:-$(mktemp -d /tmp/citysim-bench.XXXXXX)}
 mkdir -p "$WORK" "$(dirname "$OUT")"
 [ -x "$BIN" ] || { echo "no $BIN: build it first (swift build -c release)"; exit 2; }
 
-"$BIN" serve --config Scenarios/service-load.yaml --database "$WORK/service.sqlite" --port "$PORT" --clock-speed 1 \
+"$BIN" serve --config Service/service-load.yaml --database "$WORK/service.sqlite" --port "$PORT" --clock-speed 1 \
   >"$WORK/serve.log" 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null' EXIT
@@ -37,7 +37,7 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 cpu() { awk '{ printf "%.1f", ($14 + $15) / 100 }' "/proc/$1/stat"; }   # user + system CPU seconds
 SERVER_CPU0=$(cpu "$SERVER")
 /usr/bin/time -f "load client CPU: %U s user + %S s system, %e s wall" \
-"$BIN" load Scenarios/smoke.yaml --mode burst --url "http://127.0.0.1:$PORT" --config Scenarios/service-load.yaml \
+"$BIN" load Scenarios/smoke.yaml --mode burst --url "http://127.0.0.1:$PORT" --config Service/service-load.yaml \
   --concurrency "$CONCURRENCY" --duration "$DURATION" --query-share "$QUERY_SHARE" ${RATE:+--rate "$RATE"} --out "$OUT"
 STATUS=$?
 echo "server CPU during the load command (setup included): $(awk -v a="$(cpu "$SERVER")" -v b="$SERVER_CPU0" 'BEGIN { printf "%.1f", a - b }') s"

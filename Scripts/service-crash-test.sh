@@ -24,7 +24,7 @@ KILL_AFTER=${KILL_AFTER:-25}        # seconds after the load starts (account set
 DOWN_FOR=${DOWN_FOR:-2}             # seconds the server stays dead
 WORK=${WORK:-$(mktemp -d /tmp/citysim-crash.XXXXXX)}
 mkdir -p "$WORK"
-CONFIG=Scenarios/service-load.yaml
+CONFIG=Service/service-load.yaml
 DB=$WORK/service.sqlite
 ACK=$WORK/acknowledged.txt
 URL=http://127.0.0.1:$PORT

@@ -8,7 +8,7 @@ import UnixSignals
 /// Assembles the service from a config: store, dispatch host, accounts, first administrator.
 ///
 /// ```swift
-/// let service = try await DispatchServiceApp.open(config: try ServiceConfig.load(path: "Scenarios/service.yaml"))
+/// let service = try await DispatchServiceApp.open(config: try ServiceConfig.load(path: "Service/service.yaml"))
 /// try await service.run()
 /// ```
 public struct DispatchServiceApp: Sendable {

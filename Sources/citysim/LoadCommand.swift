@@ -43,7 +43,7 @@ struct LoadCommand: AsyncParsableCommand {
     var overrides: [String] = []
 
     @Option(help: "Service config to read the administrator's credentials from.")
-    var config = "Scenarios/service.yaml"
+    var config = "Service/service.yaml"
 
     @Option(help: "Administrator email (default: the config's).")
     var adminEmail: String?

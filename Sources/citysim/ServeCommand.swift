@@ -10,7 +10,7 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the dispatch core over HTTP (accounts, rides, drivers, planner; SQLite or PostgreSQL storage).")
 
     @Option(help: "The service config (YAML): scenario, database, host, port, first administrator.")
-    var config = "Scenarios/service.yaml"
+    var config = "Service/service.yaml"
 
     @Option(help: "Listen on this port instead of the config's.")
     var port: Int?

@@ -30,6 +30,12 @@ struct ExitStatusTests {
         try expectFailure(["run", folder.appendingPathComponent("bad.yaml").path], status: 2, "error: ", "durration_hours")
     }
 
+    @Test("run: a bundled service config exits 2 saying it is a service config for citysim serve", arguments: ["Service/service.yaml", "Service/service-load.yaml"])
+    func runServiceConfig(config: String) throws {
+        try expectFailure(["run", config], status: 2, "error: ", config,
+                          "this is a service config (for citysim serve --config), not a scenario")
+    }
+
     @Test("sweep: a missing experiment file exits 2 naming the file")
     func sweepMissingExperiment() throws {
         try expectFailure(["sweep", "no-such-experiment.yaml"], status: 2, "error: ", "no-such-experiment.yaml")

@@ -6,8 +6,8 @@ import Testing
 @Suite struct ScenarioBundledTests {
     static func bundledFiles() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: scenariosDirectory.path)) ?? []
-        // service*.yaml are `citysim serve` configs (they name smoke.yaml as their city), not scenarios.
-        return names.filter { ($0.hasSuffix(".yaml") || $0.hasSuffix(".yml")) && !$0.hasPrefix("service") }.sorted()
+        // No exceptions: `citysim serve` configs live in Service/, so every YAML file here must be a scenario.
+        return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted()
     }
 
     static func bundled(_ name: String) throws -> Scenario {

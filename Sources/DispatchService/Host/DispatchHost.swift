@@ -1,4 +1,5 @@
 import DispatchCore
+import Tracing
 
 /// Why the host could not carry out a command that the core itself did not refuse.
 public enum HostError: Error, Sendable, CustomStringConvertible {
@@ -20,7 +21,9 @@ public enum HostError: Error, Sendable, CustomStringConvertible {
 /// become timers that send `.timerFired` back; effects are published to the
 /// parties' event streams once durable. On start the host replays the store's
 /// command log through a fresh core at the logged times, which rebuilds
-/// drivers, queues, open rides, reservations and pending timers.
+/// drivers, queues, open rides, reservations and pending timers. Each command
+/// runs in a `dispatch.<op>` span and each commit in a `store.commit` span of the
+/// injected tracer (see `CommandTrace`).
 ///
 /// ```swift
 /// let host = try await DispatchHost(store: store, clock: SystemClock()) { try scenario.makeDispatchCore() }
@@ -43,6 +46,8 @@ public actor DispatchHost {
     var sleepingUntil = Double.infinity
     /// Where command-log commits are counted and timed; nil = not measured.
     var metrics: ServiceMetrics?
+    /// Receives the `dispatch.<op>` and `store.commit` spans (a no-op unless a tracer is bootstrapped or given).
+    let tracer: any Tracer
 
     /// The last sequence number handed out, and the last one known durable.
     private var sequence: Int64 = 0
@@ -57,12 +62,15 @@ public actor DispatchHost {
     public private(set) var replayRefusals = 0
 
     /// Opens the host on a store, replaying its command log.
-    /// - Parameter makeCore: builds a fresh core for the city and rules (used again after a storage failure).
+    /// - Parameters:
+    ///   - tracer: where the spans go; by default the process's (`InstrumentationSystem.tracer`).
+    ///   - makeCore: builds a fresh core for the city and rules (used again after a storage failure).
     /// - Throws: the store's errors, or the core's configuration error.
-    public init(store: any DispatchStore, clock: any ServiceClock,
+    public init(store: any DispatchStore, clock: any ServiceClock, tracer: any Tracer = InstrumentationSystem.tracer,
                 makeCore: @escaping @Sendable () throws -> DispatchCore) async throws {
         self.store = store
         self.clock = clock
+        self.tracer = tracer
         self.makeCore = makeCore
         core = try makeCore()
         try await rebuild()
@@ -78,6 +86,21 @@ public actor DispatchHost {
     ///   `HostError.storageUnavailable` when the store failed.
     @discardableResult
     public func execute(_ command: Command) async throws -> [Effect] {
+        try await tracer.withSpan(CommandTrace.name(of: command)) { span in
+            CommandTrace.describe(command, on: span)
+            do {
+                let effects = try await apply(command)
+                CommandTrace.accepted(effects, on: span)
+                return effects
+            } catch {
+                CommandTrace.refused(error, on: span)
+                throw error
+            }
+        }
+    }
+
+    /// `execute` without its span.
+    private func apply(_ command: Command) async throws -> [Effect] {
         if broken { throw HostError.storageUnavailable("recovering from a failed write") }
         let time = max(clock.now(), core.now)
         let effects = try core.handle(command, at: time)
@@ -92,7 +115,19 @@ public actor DispatchHost {
 
     /// Answers a D14 query (`queueStatus`, `estimateArrival`) without logging it: it changes nothing.
     public func query(_ command: Command) throws(DispatchError) -> [Effect] {
-        try core.handle(command, at: max(clock.now(), core.now))
+        let span = tracer.startSpan(CommandTrace.name(of: command))
+        defer { span.end() }
+        CommandTrace.describe(command, on: span)
+        do {
+            let effects = try core.handle(command, at: max(clock.now(), core.now))
+            CommandTrace.accepted(effects, on: span)
+            return effects
+        } catch {
+            CommandTrace.refused(error, on: span)
+            span.recordError(error)
+            span.setStatus(.init(code: .error))
+            throw error
+        }
     }
 
     /// A request id never used before.
@@ -118,7 +153,11 @@ public actor DispatchHost {
             unwritten = []
             let started = ContinuousClock.now
             do {
-                try await store.append(batch)
+                try await tracer.withSpan("store.commit", ofKind: .client) { [store] span in
+                    span.attributes["store.backend"] = store.backend
+                    span.attributes["store.batch_size"] = batch.count
+                    try await store.append(batch)
+                }
                 metrics?.recordCommit(commands: batch.count, duration: ContinuousClock.now - started)
             } catch {
                 metrics?.recordCommitFailure()

@@ -8,6 +8,10 @@
 /// Contract: `append` returns only when the commands are durable; a failed
 /// append stores none of them; `commands()` returns them in sequence order.
 public protocol DispatchStore: Sendable {
+    /// The storage engine's name in traces (`store.backend`): `sqlite`, `postgresql`, `memory`;
+    /// by default the type's name.
+    var backend: String { get }
+
     // MARK: Command log
 
     /// Stores accepted commands, in one transaction.
@@ -50,6 +54,8 @@ public protocol DispatchStore: Sendable {
 }
 
 extension DispatchStore {
+    public var backend: String { "\(Self.self)" }
+
     /// One round trip to the storage (a read of no account), for readiness checks.
     public func ping() async throws { _ = try await account(id: -1) }
 }

@@ -15,6 +15,8 @@ public final class InMemoryDispatchStore: DispatchStore {
 
     public init() {}
 
+    public var backend: String { "memory" }
+
     public func append(_ commands: [LoggedCommand]) async throws { state.withLock { $0.log += commands } }
 
     public func commands() async throws -> [LoggedCommand] { state.withLock { $0.log } }

@@ -18,6 +18,8 @@ public final class PostgresDispatchStore: DispatchStore {
     let logger: Logger
     private let running: Task<Void, Never>
 
+    public var backend: String { "postgresql" }
+
     /// Connects, creates the URL's schema when it names one, and migrates the tables.
     /// - Throws: `PostgresUnavailable` when the server cannot be reached or refuses the login or the
     ///   database (the pool alone would retry for ever); the server's error when it refuses the schema.

@@ -15,6 +15,8 @@ public final class SQLiteDispatchStore: DispatchStore {
     private let checkpointer: DatabaseQueue
     private let checkpoints: Task<Void, Never>
 
+    public var backend: String { "sqlite" }
+
     /// Opens (or creates) the database file and brings its schema up to date.
     ///
     /// A second connection checkpoints the WAL every 250 ms (PASSIVE: it never holds the write
