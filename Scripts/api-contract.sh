@@ -76,9 +76,12 @@ for role in admin customer; do
   if [ "$role" = admin ]; then TOKEN=$ADMIN_TOKEN; else TOKEN=$CUSTOMER_TOKEN; fi
   echo "api-contract: schemathesis as the $role (max $MAX_EXAMPLES examples per operation, $MAX_TIME s)"
   # Logging out would end the run's own session; Scripts/schemathesis.toml lists the few operations whose
-  # answers depend on state or time the document cannot state, and why.
+  # answers depend on state or time the document cannot state, and why. use_after_free (ST301) is off for the
+  # whole run: DELETE /v1/rides/{id} cancels a ride, which stays readable as "cancelled" (a soft delete), and
+  # schemathesis 4.32.5's stateful phase ignores the per-operation and per-phase settings in the .toml for it
+  # (a CI run on 7528a86 flagged GET /v1/rides/76/events after DELETE /v1/rides/76).
   schemathesis --config-file Scripts/schemathesis.toml run "$BASE/openapi.json" \
-    --checks all --phases examples,coverage,fuzzing,stateful \
+    --checks all --exclude-checks use_after_free --phases examples,coverage,fuzzing,stateful \
     --header "Authorization: Bearer $TOKEN" \
     --exclude-path /v1/auth/token \
     --max-examples "$MAX_EXAMPLES" --max-time "$MAX_TIME" --seed "$SEED" --no-shrink \
