@@ -119,15 +119,21 @@ public struct EventQueue<Payload> {
     /// - Complexity: O(log₄ n); amortised O(1) allocation.
     @inlinable
     public mutating func schedule(_ payload: Payload, at time: Double, priority: Int = 0) throws(EventEngineError) {
+        try check(time)
+        let key = EventKey(time: time, priority: priority, sequence: nextSequence)
+        nextSequence &+= 1
+        entries.append(Entry(key: key, payload: payload))
+        siftUpLast()
+    }
+
+    /// Throws unless `time` is finite and not before ``now``.
+    @inlinable @inline(__always)
+    func check(_ time: Double) throws(EventEngineError) {
         // One comparison rejects both the past and NaN on the common path.
         guard time >= clock, time < .infinity else {
             if time.isNaN || time.isInfinite { throw .invalidTime(time) }
             throw .scheduledInThePast(time: time, now: clock)
         }
-        let key = EventKey(time: time, priority: priority, sequence: nextSequence)
-        nextSequence &+= 1
-        entries.append(Entry(key: key, payload: payload))
-        siftUpLast()
     }
 
     /// Schedules many events at once, in the given order, as if each were passed to
@@ -138,12 +144,7 @@ public struct EventQueue<Payload> {
     /// - Throws: as ``schedule(_:at:priority:)``, for the first bad time; nothing is scheduled then.
     /// - Complexity: O(k log k) for k new events, plus O(r) for r timeline events still pending.
     public mutating func scheduleTimeline(_ events: [(payload: Payload, time: Double, priority: Int)]) throws(EventEngineError) {
-        for event in events {
-            guard event.time >= clock, event.time < .infinity else {
-                if event.time.isNaN || event.time.isInfinite { throw .invalidTime(event.time) }
-                throw .scheduledInThePast(time: event.time, now: clock)
-            }
-        }
+        for event in events { try check(event.time) }
         var merged = ContiguousArray(timeline[timelineHead...])
         merged.reserveCapacity(merged.count + events.count)
         for event in events {

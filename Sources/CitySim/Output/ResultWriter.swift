@@ -40,9 +40,9 @@ public enum ResultWriter {
         chunk.text(ridesCSVHeader)
         for ride in result.rides {
             appendRow(ride, to: &chunk)
-            if chunk.count >= 1 << 20 { try handle.write(contentsOf: chunk.take()) }
+            if chunk.count >= 1 << 20 { try chunk.flush(to: handle) }
         }
-        try handle.write(contentsOf: chunk.take())
+        try chunk.flush(to: handle)
     }
 
     /// A CSV number: integers as such, others with three decimals ("%.3f"), without
