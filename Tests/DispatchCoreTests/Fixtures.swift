@@ -31,8 +31,8 @@ final class Fixture {
 
     init(policy: any DispatchPolicy = ZoneFIFOPolicy(), rules: DispatchRules = DispatchRules(),
          metric: DistanceMetric = .manhattan, width: Double = 8000, height: Double = 8000,
-         zoneSide: Double = 2000, speedByHour: [Double] = Array(repeating: 10, count: 24)) throws {
-        let city = try CityGeometry(width: width, height: height, zoneSide: zoneSide)
+         zoneSide: Double = 2000, speedByHour: [Double] = Array(repeating: 10, count: 24), city: CityGeometry? = nil) throws {
+        let city = try city ?? CityGeometry(width: width, height: height, zoneSide: zoneSide)
         core = try DispatchCore(city: city, travel: GridTravelModel(metric: metric, detourFactor: 1, speedByHour: speedByHour),
                                 policy: policy, rules: rules)
     }

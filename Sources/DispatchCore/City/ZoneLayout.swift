@@ -8,11 +8,14 @@ import Foundation
 /// zone is outside the city. Both shapes are centred in the rectangle, so the strips no whole zone fits are
 /// split evenly between opposite edges: squares in rows and columns; hexagons pointy-top, rows south to north,
 /// odd rows shifted east by half a hexagon.
+/// `.polygons` takes the zones as given (`PolygonZones`: real taxi zones, such as those read from GeoJSON);
+/// the served area is the union of the polygons, and a point in several is in the lowest-numbered one.
 /// `.cutSquares` is the layout before whole zones: squares from the south-west corner whose last row and
 /// column are cut by the city edge; it exists so that old command logs replay unchanged.
 ///
 /// Invariant: `zoneCount >= 1`; zones are numbered row by row from the south-west, `0 ..< zoneCount`;
-/// every point of the served area lies in exactly one zone, and `zoneIndex(at:)` is O(1) and allocation-free.
+/// every point of the served area lies in exactly one zone, and `zoneIndex(at:)` is allocation-free and O(1)
+/// (polygons: O(1) in most grid cells, else the few edges near the point; see `PolygonZones`).
 ///
 /// ```swift
 /// let hexes = try ZoneLayout(shape: .hexagon, zoneArea: 2_000_000, width: 10_000, height: 10_000)
@@ -28,6 +31,8 @@ public struct ZoneLayout: Sendable, Equatable {
         case hexagon
         /// Squares whose last row and column are cut by the city edge (before whole zones; old logs).
         case cutSquares = "cut-squares"
+        /// Polygons given zone by zone (`PolygonZones`), such as real taxi zones from GeoJSON.
+        case polygons
     }
 
     public let shape: Shape
@@ -46,6 +51,8 @@ public struct ZoneLayout: Sendable, Equatable {
     /// The city rectangle the zones are laid in.
     public let width: Double, height: Double
     public let zoneCount: Int
+    /// The zones' polygons when `shape == .polygons`, else nil.
+    public let polygons: PolygonZones?
 
     /// Width of a pointy-top hexagon (flat side to flat side) of edge `side`.
     @inlinable var hexagonWidth: Double { side * 3.0.squareRoot() }
@@ -70,10 +77,12 @@ public struct ZoneLayout: Sendable, Equatable {
         guard side.isFinite, side > 0 else {
             throw .invalidConfiguration("zone side must be finite and > 0 (got \(side) m)")
         }
+        guard shape != .polygons else { throw .invalidConfiguration("polygon zones are laid by init(polygons:)") }
         self.shape = shape
         self.side = side
         self.width = width
         self.height = height
+        polygons = nil
         // A relative tolerance so that a side computed as √area still fits a city it divides exactly.
         let slack = 1 + 1e-9
         switch shape {
@@ -111,9 +120,32 @@ public struct ZoneLayout: Sendable, Equatable {
             oddRowColumns = odd
             rows = rowCount
             origin = Position(x: (width - patternWidth) / 2 + hexWidth / 2, y: (height - patternHeight) / 2 + side)
+        case .polygons: preconditionFailure("guarded above")
         }
         zoneCount = shape == .hexagon ? (rows + 1) / 2 * columns + rows / 2 * oddRowColumns : rows * columns
         guard zoneCount >= 1 else { throw .invalidConfiguration("no whole zone fits the city") }
+    }
+
+    /// Polygon zones in a city of `width × height` metres (default: reaching the zones' east and north edges).
+    /// `zoneArea` and `side` describe the mean zone (area and √area); there is one row of `zoneCount` columns.
+    /// - Throws: `DispatchError.invalidConfiguration` when a zone reaches beyond the city.
+    public init(polygons: PolygonZones, width: Double? = nil, height: Double? = nil) throws(DispatchError) {
+        let b = polygons.bounds
+        let width = width ?? b.maxX, height = height ?? b.maxY
+        guard width.isFinite, height.isFinite, b.maxX <= width, b.maxY <= height, width > 0, height > 0 else {
+            throw .invalidConfiguration("polygon zones reach \(Self.metres(b.maxX)) × \(Self.metres(b.maxY)) m, beyond the \(Self.metres(width)) × \(Self.metres(height)) m city")
+        }
+        shape = .polygons
+        self.polygons = polygons
+        self.width = width
+        self.height = height
+        zoneCount = polygons.zones.count
+        zoneArea = polygons.areas.reduce(0, +) / Double(zoneCount)
+        side = zoneArea.squareRoot()
+        columns = zoneCount
+        oddRowColumns = zoneCount
+        rows = 1
+        origin = Position(x: b.minX, y: b.minY)
     }
 
     // MARK: - Point in zone
@@ -136,6 +168,8 @@ public struct ZoneLayout: Sendable, Equatable {
             return row * columns + column
         case .hexagon:
             return hexagonIndex(x: x - origin.x, y: y - origin.y)
+        case .polygons:
+            return polygons?.zoneIndex(at: position)
         }
     }
 
@@ -162,16 +196,19 @@ public struct ZoneLayout: Sendable, Equatable {
 
     /// Row (south to north) and column (west to east) of a zone.
     public func rowAndColumn(of zone: Int) -> (row: Int, column: Int) {
+        guard shape != .polygons else { return (0, zone) }
         guard shape == .hexagon else { return (zone / columns, zone % columns) }
         let pair = columns + oddRowColumns
         let row = 2 * (zone / pair), rest = zone % pair
         return rest < columns ? (row, rest) : (row + 1, rest - columns)
     }
 
-    /// The centre of a zone (the cut squares' edge zones: the centre of the part inside the city).
+    /// The centre of a zone (the cut squares' edge zones: the centre of the part inside the city; a polygon
+    /// zone: a point inside it, see `PolygonZones.centre(of:)`).
     public func centre(of zone: Int) -> Position {
         let (row, column) = rowAndColumn(of: zone)
         switch shape {
+        case .polygons: return polygons!.centre(of: zone)
         case .cutSquares:
             let x0 = Double(column) * side, y0 = Double(row) * side
             return Position(x: (x0 + min(width, x0 + side)) / 2, y: (y0 + min(height, y0 + side)) / 2)
@@ -183,11 +220,13 @@ public struct ZoneLayout: Sendable, Equatable {
         }
     }
 
-    /// The zone's corners, counter-clockwise from the south-west (squares) or the south (hexagons).
+    /// The zone's corners, counter-clockwise from the south-west (squares) or the south (hexagons); a polygon
+    /// zone's largest polygon's outer ring (`outlines(of:)` has all of them).
     public func outline(of zone: Int) -> [Position] {
+        if let polygons { return polygons.outline(of: zone) }
         let c = centre(of: zone)
         switch shape {
-        case .cutSquares, .square:
+        case .cutSquares, .square, .polygons:
             let (row, column) = rowAndColumn(of: zone)
             let x0 = origin.x + Double(column) * side, y0 = origin.y + Double(row) * side
             let x1 = min(width, x0 + side), y1 = min(height, y0 + side)
@@ -200,9 +239,19 @@ public struct ZoneLayout: Sendable, Equatable {
         }
     }
 
+    /// Outer rings of the zone's polygons (one for squares and hexagons).
+    public func outlines(of zone: Int) -> [[Position]] { polygons?.outlines(of: zone) ?? [outline(of: zone)] }
+
+    /// The smallest rectangle holding zone `zone`.
+    public func bounds(of zone: Int) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        if let polygons { return polygons.bounds(of: zone) }
+        return PolygonZones.union(outline(of: zone).map { ($0.x, $0.y, $0.x, $0.y) })
+    }
+
     /// The smallest rectangle holding every zone: `(minX, minY, maxX, maxY)`.
     public var bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double) {
         switch shape {
+        case .polygons: return polygons!.bounds
         case .cutSquares: return (0, 0, width, height)
         case .square:
             return (origin.x, origin.y, min(width, origin.x + Double(columns) * side), min(height, origin.y + Double(rows) * side))
@@ -214,6 +263,7 @@ public struct ZoneLayout: Sendable, Equatable {
     }
 
     /// Area of the served part of the city (every zone's area; the whole rectangle for cut squares), m².
+    /// Polygon zones: the sum of their areas.
     public var servedArea: Double { shape == .cutSquares ? width * height : Double(zoneCount) * zoneArea }
 
     static func metres(_ value: Double) -> String { String(format: "%.0f", value) }
