@@ -32,11 +32,16 @@ public final class RoadRouter: Sendable {
 
     /// Query memory plus the destination of recent point queries: a second query in a row to the
     /// same destination (the closest-taxi search asks every candidate's ETA to one pickup point)
-    /// keeps the destination's backward search and runs only forward searches after it.
+    /// keeps the destination's backward search and runs only forward searches after it. Recent snaps
+    /// are kept too (`SnapCache`): a simulation asks again and again from the same taxi positions.
     struct RouterScratch {
         var query: HierarchyQuery
         var lastDestination: DestinationKey?
         var preparedDestination: DestinationKey?
+        var snaps = SnapCache()
+        /// The current query's sources and targets (kept to reuse their memory).
+        var sources: [(node: Int32, cost: Double, length: Double)] = []
+        var targets: [(node: Int32, cost: Double, length: Double)] = []
     }
 
     struct DestinationKey: Equatable {
@@ -91,7 +96,11 @@ public final class RoadRouter: Sendable {
     }
 
     /// The nearest point on the road network.
-    public func snap(_ position: Position) -> RoadSnap { snapIndex.nearest(to: position, in: graph) }
+    public func snap(_ position: Position) -> RoadSnap { scratch.withLock { snap(position, &$0.snaps) } }
+
+    func snap(_ position: Position, _ cache: inout SnapCache) -> RoadSnap {
+        cache.snap(position) { snapIndex.nearest(to: $0, in: graph) }
+    }
 
     /// Highest congested speed on the network at `time`, m/s.
     public func topSpeed(at time: Double) -> Double { topSpeedByHour[hourOfDay(time)] }
@@ -109,10 +118,15 @@ public final class RoadRouter: Sendable {
 
     /// Shortest travel time (s) and driven length (m) between two points, leaving at `time`.
     public func route(from origin: Position, to destination: Position, departingAt time: Double) -> (seconds: Double, metres: Double) {
-        routeBetween(snap(origin), snap(destination), origin: origin, destination: destination, metric: metric(at: time))
+        let m = metric(at: time)
+        return scratch.withLock { state in
+            let a = snap(origin, &state.snaps), b = snap(destination, &state.snaps)
+            return routeBetween(a, b, destination: destination, metric: m, &state)
+        }
     }
 
-    func routeBetween(_ a: RoadSnap, _ b: RoadSnap, origin: Position, destination: Position, metric m: Int) -> (seconds: Double, metres: Double) {
+    func routeBetween(_ a: RoadSnap, _ b: RoadSnap, destination: Position, metric m: Int,
+                      _ state: inout RouterScratch) -> (seconds: Double, metres: Double) {
         let weights = edgeWeights[m]
         let access = accessLeg(a, weights), egress = accessLeg(b, weights)
         var best = (seconds: Double.infinity, metres: Double.infinity)
@@ -121,32 +135,31 @@ public final class RoadRouter: Sendable {
             let seconds = access.seconds + (to - from) * weights[edge] + egress.seconds
             if seconds < best.seconds { best = (seconds, access.metres + (to - from) * graph.length[edge] + egress.metres) }
         }
-        var sources: [(node: Int32, cost: Double, length: Double)] = []
+        state.sources.removeAll(keepingCapacity: true)
         for (edge, t) in directions(a) {
-            sources.append((graph.head[edge], access.seconds + (1 - t) * weights[edge], access.metres + (1 - t) * graph.length[edge]))
+            state.sources.append((graph.head[edge], access.seconds + (1 - t) * weights[edge], access.metres + (1 - t) * graph.length[edge]))
         }
         // A snap exactly on a node may leave that node in any direction, one-way or not.
-        if a.fraction == 0 { sources.append((snapIndex.tails[a.edge], access.seconds, access.metres)) }
-        var targets: [(node: Int32, cost: Double, length: Double)] = []
-        if b.fraction == 1 { targets.append((graph.head[b.edge], egress.seconds, egress.metres)) }
+        if a.fraction == 0 { state.sources.append((snapIndex.tails[a.edge], access.seconds, access.metres)) }
+        state.targets.removeAll(keepingCapacity: true)
+        if b.fraction == 1 { state.targets.append((graph.head[b.edge], egress.seconds, egress.metres)) }
         for (edge, t) in directions(b) {
-            targets.append((snapIndex.tails[edge], egress.seconds + t * weights[edge], egress.metres + t * graph.length[edge]))
+            state.targets.append((snapIndex.tails[edge], egress.seconds + t * weights[edge], egress.metres + t * graph.length[edge]))
         }
         let key = DestinationKey(position: destination, metric: m)
         let hierarchy = hierarchies[m]
-        let found = scratch.withLock { state -> (cost: Double, length: Double)? in
-            defer { state.lastDestination = key }
-            if state.preparedDestination == key, state.query.hasPreparedTargets {
-                return state.query.distanceToPrepared(in: hierarchy, sources: sources)
-            }
-            if state.lastDestination == key {
-                state.query.prepareTargets(in: hierarchy, targets)
-                state.preparedDestination = key
-                return state.query.distanceToPrepared(in: hierarchy, sources: sources)
-            }
+        let found: (cost: Double, length: Double)?
+        if state.preparedDestination == key, state.query.hasPreparedTargets {
+            found = state.query.distanceToPrepared(in: hierarchy, sources: state.sources)
+        } else if state.lastDestination == key {
+            state.query.prepareTargets(in: hierarchy, state.targets)
+            state.preparedDestination = key
+            found = state.query.distanceToPrepared(in: hierarchy, sources: state.sources)
+        } else {
             state.preparedDestination = nil
-            return state.query.distance(in: hierarchy, sources: sources, targets: targets)
+            found = state.query.distance(in: hierarchy, sources: state.sources, targets: state.targets)
         }
+        state.lastDestination = key
         if let found, found.cost < best.seconds { best = (found.cost, found.length) }
         return best
     }
@@ -160,13 +173,14 @@ public final class RoadRouter: Sendable {
     }
 
     /// The snapped segment in each drivable direction, with the fraction along that direction.
-    func directions(_ snap: RoadSnap) -> [(edge: Int, fraction: Double)] {
+    func directions(_ snap: RoadSnap) -> Directions {
         let reverse = Int(twin[snap.edge])
-        return reverse >= 0 ? [(snap.edge, snap.fraction), (reverse, 1 - snap.fraction)] : [(snap.edge, snap.fraction)]
+        return Directions(first: (snap.edge, snap.fraction), second: reverse >= 0 ? (reverse, 1 - snap.fraction) : nil)
     }
 
     /// When both snaps lie on the same segment: each direction with the two fractions along it.
     func sameSegment(_ a: RoadSnap, _ b: RoadSnap) -> [(edge: Int, from: Double, to: Double)] {
+        guard a.edge == b.edge || Int(twin[a.edge]) == b.edge else { return [] }
         let bDirections = directions(b)
         var result: [(edge: Int, from: Double, to: Double)] = []
         for da in directions(a) {
