@@ -55,7 +55,8 @@ struct SnapIndex: Sendable {
     /// - Complexity: O(segments in the cells within the answer's distance).
     func nearest(to p: Position, in graph: RoadGraph) -> RoadSnap {
         let (cx, cy) = Self.cell(p.x, p.y, cellSize, columns, rows)
-        var best: RoadSnap?
+        // The best so far by squared distance (no square root per candidate).
+        var bestEdge = -1, bestSquared = Double.infinity
         var ring = 0
         while true {
             for r in (cy - ring)...(cy + ring) where r >= 0 && r < rows {
@@ -64,18 +65,33 @@ struct SnapIndex: Sendable {
                     let cell = r * columns + c
                     for i in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
                         let e = Int(cellEdges[i])
-                        let candidate = project(p, onto: e, graph: graph)
-                        if let b = best, candidate.distance > b.distance || (candidate.distance == b.distance && e >= b.edge) { continue }
-                        best = candidate
+                        let squared = squaredDistance(p, to: e, graph: graph)
+                        if squared > bestSquared || (squared == bestSquared && e >= bestEdge) { continue }
+                        bestEdge = e
+                        bestSquared = squared
                     }
                 }
             }
             // Segments not yet scanned lie outside the scanned square (or outside the grid, where
             // there are none), so one found no farther than the square's nearest inner side is final.
-            if let b = best, b.distance <= clearance(p, cx, cy, ring) { return b }
-            if ring > columns + rows { return best! }
+            if bestEdge >= 0 {
+                let reach = clearance(p, cx, cy, ring)
+                if bestSquared <= reach * reach || ring > columns + rows { return project(p, onto: bestEdge, graph: graph) }
+            }
             ring += 1
         }
+    }
+
+    /// Squared distance from `p` to segment `edge` (the same arithmetic as `project`).
+    @inline(__always)
+    func squaredDistance(_ p: Position, to edge: Int, graph: RoadGraph) -> Double {
+        let a = graph.positions[Int(tails[edge])], b = graph.positions[Int(graph.head[edge])]
+        let dx = b.x - a.x, dy = b.y - a.y
+        let squared = dx * dx + dy * dy
+        var t = squared > 0 ? ((p.x - a.x) * dx + (p.y - a.y) * dy) / squared : 0
+        t = min(max(t, 0), 1)
+        let ex = a.x + t * dx - p.x, ey = a.y + t * dy - p.y
+        return ex * ex + ey * ey
     }
 
     /// Distance from `p` to the nearest side of the square of cells scanned so far that has grid beyond it.
