@@ -56,6 +56,18 @@ let package = Package(
             plugins: benchmarkPlugin
         ),
         .executableTarget(
+            name: "RoadRouting",
+            dependencies: [
+                "BenchFixtures",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "DispatchCore", package: "citysim"),
+                .product(name: "RoadNetwork", package: "citysim"),
+                .product(name: "TestSupport", package: "citysim"),
+            ],
+            path: "Benchmarks/RoadRouting",
+            plugins: benchmarkPlugin
+        ),
+        .executableTarget(
             name: "Simulation",
             dependencies: [
                 "BenchFixtures",
