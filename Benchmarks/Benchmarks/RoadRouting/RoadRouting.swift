@@ -88,29 +88,22 @@ let benchmarks: @Sendable () -> Void = {
         } catch { benchmark.error("\(error)") }
     }
 
-    Benchmark("Route query Helsinki (road point to road point)", configuration: .init(scalingFactor: .kilo)) { benchmark in
-        do {
-            let f = try road()
-            let pairs = (0..<perQuery).map { _ in (f.randomRoadPoint(), f.randomRoadPoint()) }
-            var total = 0.0
-            benchmark.startMeasurement()
-            for (a, b) in pairs { total += f.router.route(from: a, to: b, departingAt: eightAM).seconds }
-            benchmark.stopMeasurement()
-            blackHole(total)
-        } catch { benchmark.error("\(error)") }
+    /// 1,000 point-to-point queries per iteration between points drawn by `pick`.
+    func pointQueries(_ name: String, _ pick: @escaping (RoadFixture) -> Position) {
+        Benchmark("Route query Helsinki (\(name))", configuration: .init(scalingFactor: .kilo)) { benchmark in
+            do {
+                let f = try road()
+                let pairs = (0..<perQuery).map { _ in (pick(f), pick(f)) }
+                var total = 0.0
+                benchmark.startMeasurement()
+                for (a, b) in pairs { total += f.router.route(from: a, to: b, departingAt: eightAM).seconds }
+                benchmark.stopMeasurement()
+                blackHole(total)
+            } catch { benchmark.error("\(error)") }
+        }
     }
-
-    Benchmark("Route query Helsinki (position to position)", configuration: .init(scalingFactor: .kilo)) { benchmark in
-        do {
-            let f = try road()
-            let pairs = (0..<perQuery).map { _ in (f.randomPoint(), f.randomPoint()) }
-            var total = 0.0
-            benchmark.startMeasurement()
-            for (a, b) in pairs { total += f.router.route(from: a, to: b, departingAt: eightAM).seconds }
-            benchmark.stopMeasurement()
-            blackHole(total)
-        } catch { benchmark.error("\(error)") }
-    }
+    pointQueries("road point to road point") { $0.randomRoadPoint() }
+    pointQueries("position to position") { $0.randomPoint() }
 
     var dispatch: (core: DispatchCore, road: RoadFixture, effects: [Effect], next: Int)?
     Benchmark("Closest taxi Helsinki 5k taxis (network ETAs)") { benchmark in
