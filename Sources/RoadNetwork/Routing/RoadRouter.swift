@@ -121,17 +121,7 @@ public final class RoadRouter: Sendable {
             let seconds = access.seconds + (to - from) * weights[edge] + egress.seconds
             if seconds < best.seconds { best = (seconds, access.metres + (to - from) * graph.length[edge] + egress.metres) }
         }
-        var sources: [(node: Int32, cost: Double, length: Double)] = []
-        for (edge, t) in directions(a) {
-            sources.append((graph.head[edge], access.seconds + (1 - t) * weights[edge], access.metres + (1 - t) * graph.length[edge]))
-        }
-        // A snap exactly on a node may leave that node in any direction, one-way or not.
-        if a.fraction == 0 { sources.append((snapIndex.tails[a.edge], access.seconds, access.metres)) }
-        var targets: [(node: Int32, cost: Double, length: Double)] = []
-        if b.fraction == 1 { targets.append((graph.head[b.edge], egress.seconds, egress.metres)) }
-        for (edge, t) in directions(b) {
-            targets.append((snapIndex.tails[edge], egress.seconds + t * weights[edge], egress.metres + t * graph.length[edge]))
-        }
+        let (sources, targets) = seeds(a, b, access: access, egress: egress, weights)
         let key = DestinationKey(position: destination, metric: m)
         let hierarchy = hierarchies[m]
         let found = scratch.withLock { state -> (cost: Double, length: Double)? in
@@ -149,6 +139,25 @@ public final class RoadRouter: Sendable {
         }
         if let found, found.cost < best.seconds { best = (found.cost, found.length) }
         return best
+    }
+
+    /// Where the hierarchy search of a trip between two snapped points starts and ends: the ends of the
+    /// snapped segments it can drive to (sources) and from (targets), each with the time and length of
+    /// the access leg plus the part of the segment up to that node.
+    func seeds(_ a: RoadSnap, _ b: RoadSnap, access: (seconds: Double, metres: Double), egress: (seconds: Double, metres: Double),
+               _ weights: [Double]) -> (sources: [(node: Int32, cost: Double, length: Double)], targets: [(node: Int32, cost: Double, length: Double)]) {
+        var sources: [(node: Int32, cost: Double, length: Double)] = []
+        for (edge, t) in directions(a) {
+            sources.append((graph.head[edge], access.seconds + (1 - t) * weights[edge], access.metres + (1 - t) * graph.length[edge]))
+        }
+        // A snap exactly on a node may leave that node in any direction, one-way or not.
+        if a.fraction == 0 { sources.append((snapIndex.tails[a.edge], access.seconds, access.metres)) }
+        var targets: [(node: Int32, cost: Double, length: Double)] = []
+        if b.fraction == 1 { targets.append((graph.head[b.edge], egress.seconds, egress.metres)) }
+        for (edge, t) in directions(b) {
+            targets.append((snapIndex.tails[edge], egress.seconds + t * weights[edge], egress.metres + t * graph.length[edge]))
+        }
+        return (sources, targets)
     }
 
     /// The straight leg between a point and its snapped position, at the segment's congested speed.
