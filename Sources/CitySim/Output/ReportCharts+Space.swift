@@ -65,7 +65,7 @@ extension ReportCharts {
         svg += SVG.text(northX, originY - 10, "N", anchor: .middle, size: 11, fill: "#555", weight: "600")
         svg += SVG.line(northX, originY + 20, northX, originY - 4, stroke: "#555", width: 1.5)
         svg += SVG.polyline([(northX - 4, originY + 2), (northX, originY - 5), (northX + 4, originY + 2)], stroke: "#555", width: 1.5)
-        let shape = city.zoneShape == .hexagon ? "hexagonal" : "square"
+        let shape = switch city.zoneShape { case .hexagon: "hexagonal"; case .polygons: "polygon"; default: "square" }
         svg += SVG.text(originX + mapWidth / 2, originY + mapHeight + 16,
                         "\(city.zoneCount) \(shape) zones of \(Fmt.number(city.zoneArea / 1e6)) km² · south edge at the bottom"
                             + (result.roads.map { " · \(Fmt.integer($0.nodeCount)) road nodes beneath" } ?? ""),

@@ -82,16 +82,26 @@ extension Scenario {
 
     /// `city.zone` — the zones, each with one taxi queue (D1): their `shape` and their size (exactly one of
     /// `side_km` and `area_km2`). Zones are whole: every zone has exactly the stated area and the city is
-    /// clipped to the zones that fit (see `ZoneLayout`).
+    /// clipped to the zones that fit (see `ZoneLayout`). Or, in a road city, polygons from a GeoJSON file
+    /// (`geojson`, `id_property`, `name_property`: `ZonePolygonsSpec`).
     public struct Zone: Sendable, Equatable, Encodable {
+        /// The zones read from GeoJSON, when given; `shape` and `sideKm` then describe the mean zone.
+        public var polygons: ZonePolygonsSpec?
         /// `shape` — `square` (default) or `hexagon`.
         public var shape: ZoneShape
         /// `side_km` — side of a square zone, or edge of a hexagonal one, in km; or `area_km2` — a zone's
         /// area in km² (TAXInseconds: 2). Exactly one is required; at least one whole zone must fit the city.
         /// Stored as the side; `areaKm2` derives the area.
         public var sideKm: Double
-        /// Area of one zone in km².
+        /// Area of one zone in km² (GeoJSON zones: the mean zone's).
         public var areaKm2: Double { shape == .hexagon ? 1.5 * 3.0.squareRoot() * sideKm * sideKm : sideKm * sideKm }
+
+        /// Zones read from GeoJSON: `sideKm` is the square root of the mean zone's area.
+        public init(polygons: ZonePolygonsSpec) {
+            self.polygons = polygons
+            shape = .square
+            sideKm = (polygons.zones.areas.reduce(0, +) / Double(polygons.zones.zones.count)).squareRoot() / 1000
+        }
 
         public init(shape: ZoneShape = .square, sideKm: Double) {
             self.shape = shape
@@ -100,9 +110,11 @@ extension Scenario {
 
         enum CodingKeys: String, ScenarioKeys {
             case shape, sideKm = "side_km", areaKm2 = "area_km2"
+            case geojson, idProperty = "id_property", nameProperty = "name_property"
         }
 
         public func encode(to encoder: any Encoder) throws {
+            if let polygons { return try polygons.encode(to: encoder) }
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(shape.rawValue, forKey: .shape)
             try container.encode(sideKm, forKey: .sideKm)
@@ -186,7 +198,7 @@ extension Scenario.City {
         let projection = road?.graph.projection
         let fit: Scenario.CityFit = try map.choice(.fit, default: .clip)
         let zone = try map.required(.zone) { (r) throws(ScenarioError) in
-            try Scenario.Zone.read(r, fit: fit, widthKm: width, heightKm: height)
+            try Scenario.Zone.read(r, fit: fit, widthKm: width, heightKm: height, projection: projection)
         }
         let fitted = try? Self.layout(zone: zone, fit: fit, widthKm: width, heightKm: height)
         var names: Set<String> = []
@@ -228,8 +240,19 @@ extension Scenario.City {
 }
 
 extension Scenario.Zone {
-    static func read(_ reader: ScenarioReader, fit: Scenario.CityFit, widthKm: Double, heightKm: Double) throws(ScenarioError) -> Self {
+    static func read(_ reader: ScenarioReader, fit: Scenario.CityFit, widthKm: Double, heightKm: Double,
+                     projection: LocalProjection?) throws(ScenarioError) -> Self {
         let map = try reader.mapping(CodingKeys.self)
+        if map.has(.geojson) {
+            guard fit == .clip else {
+                throw reader.error("fit: equal-area lays squares and hexagons; GeoJSON zones are taken as given (use fit: clip)")
+            }
+            return Self(polygons: try Scenario.ZonePolygonsSpec.read(map, file: reader.file, projection: projection,
+                                                                      widthKm: widthKm, heightKm: heightKm))
+        }
+        for key in [CodingKeys.idProperty, .nameProperty] where map.has(key) {
+            throw map.error(at: key, "applies only to zones read from a geojson file")
+        }
         let shape: Scenario.ZoneShape = try map.choice(.shape, default: .square)
         let side: Double
         switch (map.has(.sideKm), map.has(.areaKm2)) {
