@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "DispatchCore", swiftSettings: hotLoopSettings),
         // The city model and simulator that drives DispatchCore through its command API.
         .target(name: "CitySim", dependencies: [
-            "DispatchCore", "EventEngine", "CGSL", "CGLPK", "TripPlanner", "TransitFeeds",
+            "DispatchCore", "EventEngine", "CGSL", "CGLPK", "TripPlanner", "TransitFeeds", "RoadNetwork",
             .product(name: "Yams", package: "Yams"),
         ], resources: [.copy("Trace/viewer.html")], swiftSettings: hotLoopSettings),
         // The trip planner (Travlendar+): daily schedules and travel means; taxis through DispatchCore. Pure, no I/O.
@@ -122,7 +122,7 @@ let package = Package(
         .target(name: "TestSupport"),
         .testTarget(name: "DispatchCoreTests", dependencies: ["DispatchCore", "TestSupport"]),
         .testTarget(name: "EventEngineTests", dependencies: ["EventEngine", "TestSupport"]),
-        .testTarget(name: "CitySimTests", dependencies: ["CitySim", "DispatchCore", "TripPlanner", "TestSupport"]),
+        .testTarget(name: "CitySimTests", dependencies: ["CitySim", "DispatchCore", "TripPlanner", "RoadNetwork", "TestSupport"]),
         .testTarget(name: "RoadNetworkTests", dependencies: ["RoadNetwork", "DispatchCore", "TestSupport"]),
         .testTarget(name: "TripPlannerTests", dependencies: ["TripPlanner", "DispatchCore"]),
         .testTarget(name: "TransitFeedsTests", dependencies: ["TransitFeeds", "TripPlanner", "DispatchCore"],

@@ -34,7 +34,7 @@ public struct ScenarioPlay: Sendable {
     public let requests: [PlannedRequest]
     public let roster: [RosterEntry]
     public let startPositions: [Position]
-    public let travel: GridTravelModel
+    public let travel: CityTravel
     public let cityWidth: Double
     public let cityHeight: Double
 

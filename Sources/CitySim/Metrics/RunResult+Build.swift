@@ -17,6 +17,7 @@ extension RunResult {
         rides = rideRows
         drivers = driverRows
         city = sim.city.geometry
+        roads = sim.city.roads?.graph
         summary = Self.summarize(sim, rides: rideRows, drivers: driverRows, wallSeconds: wallSeconds)
     }
 

@@ -1,4 +1,5 @@
 import DispatchCore
+import RoadNetwork
 
 /// Everything one run measured: the summary, every request and every driver.
 public struct RunResult: Sendable {
@@ -7,6 +8,9 @@ public struct RunResult: Sendable {
     public let drivers: [DriverRow]
     /// The city's zones (for the report's per-zone map).
     public let city: CityGeometry
+    /// The road network of a road city (drawn under the report's per-zone map; its projection gives
+    /// `rides.csv` its lat/lon columns); nil on the grid.
+    public var roads: RoadGraph? = nil
     /// Zone columns and rows of the city (hexagons: hexagons in an even row).
     public var zoneColumns: Int { city.columns }
     public var zoneRows: Int { city.rows }

@@ -1,14 +1,24 @@
 import Foundation
 import DispatchCore
+import RoadNetwork
 
 /// The simulated city built from a scenario: geometry and zones, the travel
 /// model with its traffic profile, and where trips start and end.
 ///
-/// Invariant: every place it draws lies inside the city.
+/// Invariant: every place it draws lies inside the city; in a road city every place it draws
+/// (origins, destinations, start places, drift targets) also lies on the road network: it is drawn
+/// as on the grid, then snapped to the nearest road (`RoadRouter.snap`), and drawn again when the
+/// snapped point falls outside every zone.
 final class CityModel {
     let geometry: CityGeometry
-    let travel: GridTravelModel
+    let travel: CityTravel
+    /// The road network's router in a road city (nil on the grid).
+    let roads: RoadRouter?
     let hotspots: [(name: String, centre: Position, radius: Double)]
+    /// Where an idle taxi drifts to for each hotspot: its centre, snapped to the road in a road city.
+    private let driftTargets: [Position]
+    /// Trip lengths for the band are Manhattan distances (grid cities with `metric: manhattan`), else straight lines.
+    private let manhattanTrips: Bool
     private let origins: DiscreteDistribution
     private let destinations: DiscreteDistribution
     private let minimumTripMetres: Double
@@ -23,10 +33,25 @@ final class CityModel {
     init(scenario: Scenario) throws {
         let city = scenario.city
         geometry = try city.geometry()
-        travel = try GridTravelModel(
-            metric: city.metric == .manhattan ? .manhattan : .euclidean, detourFactor: city.detourFactor,
-            speedByHour: (0..<24).map { city.speedKmh(atHour: $0) / 3.6 })
+        if let network = city.roadNetwork {
+            // The graph was loaded when the scenario was read; each city contracts its own router (no shared query state).
+            let graph = try RoadNetworkLibrary.graph(path: network.osm)
+            let router = RoadRouter(graph: graph, congestion: network.congestion)
+            roads = router
+            travel = .road(RoadTravelEstimator(router: router))
+        } else {
+            roads = nil
+            travel = .grid(try GridTravelModel(
+                metric: city.metric == .manhattan ? .manhattan : .euclidean, detourFactor: city.detourFactor,
+                speedByHour: (0..<24).map { city.speedKmh(atHour: $0) / 3.6 }))
+        }
+        manhattanTrips = city.metric == .manhattan && roads == nil
         hotspots = city.hotspots.map { ($0.name, city.centre(of: $0), $0.radiusKm * 1000) }
+        let geometry = geometry, roads = roads
+        driftTargets = hotspots.map { spot in
+            guard let snapped = roads?.snap(spot.centre).point, geometry.contains(snapped) else { return spot.centre }
+            return snapped
+        }
         // Index 0 is "anywhere in the city", then one entry per hotspot.
         origins = try DiscreteDistribution(weights: [city.uniformWeight] + city.hotspots.map(\.originWeight))
         destinationWeights = [city.uniformWeight] + city.hotspots.map(\.destinationWeight)
@@ -39,12 +64,29 @@ final class CityModel {
     /// A trip origin.
     func drawOrigin(_ random: RandomStream) -> Position { draw(origins, random) }
 
+    /// How many snapped points falling outside every zone are drawn again before one is kept off the road.
+    static let snapAttempts = 1_000
+
+    /// `draw()` on the road network: the drawn point snapped to the nearest road, drawn again while the
+    /// snapped point lies outside every zone. On the grid, `draw()` as it is.
+    @inline(__always)
+    private func onRoad(_ draw: () -> Position) -> Position {
+        guard let roads else { return draw() }
+        var point = draw()
+        for _ in 0..<Self.snapAttempts {
+            let snapped = roads.snap(point).point
+            if geometry.contains(snapped) { return snapped }
+            point = draw()
+        }
+        return point  // a network with no road inside the zones; not reached with a sensible zone size
+    }
+
     /// How many proposals are drawn for one origin before the trip-length band is declared out of reach.
     static let destinationAttempts = 100_000
 
     /// The trip length in the city's metric (Manhattan or straight line, no detour factor), metres.
     func tripLength(from origin: Position, to destination: Position) -> Double {
-        travel.metric == .manhattan ? origin.manhattanDistance(to: destination) : origin.euclideanDistance(to: destination)
+        manhattanTrips ? origin.manhattanDistance(to: destination) : origin.euclideanDistance(to: destination)
     }
 
     /// A destination whose metric distance from `origin` lies in [`min_trip_km`, `max_trip_km`]:
@@ -59,6 +101,9 @@ final class CityModel {
     /// proposal's density equals the mixture's, so a proposal accepted when it lies in a zone and in
     /// the band is an exact draw of the conditioned distribution — and a trip of 1–4 km from a corner
     /// far from every hotspot no longer needs thousands of draws.
+    ///
+    /// In a road city each proposal is snapped to the road before the zone and band checks, so the band
+    /// holds between the (snapped) origin and the snapped destination.
     ///
     /// - Throws: `TripLengthError` when the band has no mass from this origin or `destinationAttempts`
     ///   proposals all miss it; never a trip of the wrong length.
@@ -83,13 +128,17 @@ final class CityModel {
                     u -= proposalWeights[choice]
                     choice += 1
                 }
-                let destination: Position
+                var destination: Position
                 if choice == 0 {
                     destination = Position(x: square.minX + random.uniform() * (square.maxX - square.minX),
                                            y: square.minY + random.uniform() * (square.maxY - square.minY))
                     guard geometry.contains(destination) else { continue }
                 } else {
                     destination = drawHotspot(choice - 1, random)
+                }
+                if let roads {
+                    destination = roads.snap(destination).point
+                    guard geometry.contains(destination) else { continue }
                 }
                 let d = tripLength(from: origin, to: destination)
                 if d >= minimumTripMetres && d <= maximumTripMetres { return destination }
@@ -100,8 +149,10 @@ final class CityModel {
     }
 
     /// A place uniformly in the city (the whole zones): uniform in the zones' bounding rectangle, redrawn
-    /// while outside every zone (only hexagons leave gaps along the edges).
-    func drawUniform(_ random: RandomStream) -> Position {
+    /// while outside every zone (only hexagons leave gaps along the edges); snapped in a road city.
+    func drawUniform(_ random: RandomStream) -> Position { onRoad { drawUniformPlace(random) } }
+
+    private func drawUniformPlace(_ random: RandomStream) -> Position {
         let b = geometry.layout.bounds
         while true {
             let p = Position(x: b.minX + random.uniform() * (b.maxX - b.minX), y: b.minY + random.uniform() * (b.maxY - b.minY))
@@ -114,15 +165,19 @@ final class CityModel {
         nearHotspots ? drawOrigin(random) : drawUniform(random)
     }
 
-    /// The hotspot nearest to a position, if any.
+    /// Where an idle taxi drifts: the nearest hotspot's centre (on the road in a road city), if any.
     func nearestHotspot(to position: Position) -> Position? {
-        hotspots.min { $0.centre.euclideanDistance(to: position) < $1.centre.euclideanDistance(to: position) }?.centre
+        hotspots.indices.min {
+            hotspots[$0].centre.euclideanDistance(to: position) < hotspots[$1].centre.euclideanDistance(to: position)
+        }.map { driftTargets[$0] }
     }
 
     private func draw(_ distribution: DiscreteDistribution, _ random: RandomStream) -> Position {
-        let choice = distribution.sample(using: random)
-        guard choice > 0 else { return drawUniform(random) }
-        return drawHotspot(choice - 1, random)
+        onRoad {
+            let choice = distribution.sample(using: random)
+            guard choice > 0 else { return drawUniformPlace(random) }
+            return drawHotspot(choice - 1, random)
+        }
     }
 
     /// A place near hotspot `index`.

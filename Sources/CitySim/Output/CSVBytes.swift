@@ -41,6 +41,21 @@ struct CSVBytes {
         }
     }
 
+    /// An angle in degrees with seven decimals (about 1 cm on the ground), e.g. "60.1698557".
+    mutating func degrees(_ value: Double) {
+        guard value.isFinite else { text(String(value)); return }
+        let units = Int((abs(value) * 10_000_000).rounded())
+        if value < 0 && units > 0 { bytes.append(UInt8(ascii: "-")) }
+        int(units / 10_000_000)
+        bytes.append(UInt8(ascii: "."))
+        var fraction = units % 10_000_000, scale = 1_000_000
+        for _ in 0..<7 {
+            bytes.append(UInt8(ascii: "0") + UInt8(fraction / scale))
+            fraction %= scale
+            scale /= 10
+        }
+    }
+
     /// As `ResultWriter.number`: empty for nil, integers as such, otherwise three decimals.
     mutating func number(_ value: Double?) {
         guard let value else { return }

@@ -39,6 +39,9 @@ extension ReportCharts {
         svg += "</linearGradient></defs>\n"
         // The rectangle outside the whole zones (not part of the city) in a light hatch grey.
         svg += SVG.rect(originX, originY, mapWidth, mapHeight, fill: "#f2f2f2", stroke: "none")
+        // A road city: its network beneath the zones, which are drawn see-through over it.
+        if let roads = result.roads { svg += SVG.segments(roadSegments(roads).map { (point($0.from), point($0.to)) }, stroke: "#333", width: 0.6) }
+        let zoneOpacity: Double? = result.roads == nil ? nil : 0.7
         let labels = zoneSize >= 30
         for zone in zones where zone.zone >= 0 && zone.zone < city.zoneCount {
             let (row, column) = city.layout.rowAndColumn(of: zone.zone)
@@ -48,7 +51,8 @@ extension ReportCharts {
             let title = measuredZone
                 ? "zone \(zone.zone) (column \(column), row \(row)): \(Fmt.integer(zone.requests)) requests, mean wait \(Fmt.duration(zone.meanWaitS)), p90 \(Fmt.duration(zone.p90WaitS))"
                 : "zone \(zone.zone) (column \(column), row \(row)): \(Fmt.integer(zone.requests)) requests, no served ride"
-            svg += SVG.zone(city.outline(of: ZoneID(zone.zone)).map(point), fill: fill, stroke: "#fff", title: title)
+            svg += SVG.zone(city.outline(of: ZoneID(zone.zone)).map(point), fill: fill, stroke: "#fff", title: title,
+                            opacity: zoneOpacity)
             if labels && measuredZone {
                 let c = point(city.centre(of: ZoneID(zone.zone)))
                 svg += SVG.text(c.x, c.y + 4, Fmt.minutes(zone.meanWaitS), anchor: .middle,
@@ -61,9 +65,10 @@ extension ReportCharts {
         svg += SVG.text(northX, originY - 10, "N", anchor: .middle, size: 11, fill: "#555", weight: "600")
         svg += SVG.line(northX, originY + 20, northX, originY - 4, stroke: "#555", width: 1.5)
         svg += SVG.polyline([(northX - 4, originY + 2), (northX, originY - 5), (northX + 4, originY + 2)], stroke: "#555", width: 1.5)
-        let shape = city.zoneShape == .hexagon ? "hexagonal" : "square"
+        let shape = switch city.zoneShape { case .hexagon: "hexagonal"; case .polygons: "polygon"; default: "square" }
         svg += SVG.text(originX + mapWidth / 2, originY + mapHeight + 16,
-                        "\(city.zoneCount) \(shape) zones of \(Fmt.number(city.zoneArea / 1e6)) km² · south edge at the bottom",
+                        "\(city.zoneCount) \(shape) zones of \(Fmt.number(city.zoneArea / 1e6)) km² · south edge at the bottom"
+                            + (result.roads.map { " · \(Fmt.integer($0.nodeCount)) road nodes beneath" } ?? ""),
                         anchor: .middle, size: 10, fill: "#777")
 
         // Legend: the ramp from the lowest to the highest zone mean, and the grey of unmeasured zones.

@@ -33,7 +33,12 @@ enum ReportPage {
 
     /// "49 whole squares of 2 km² (9.9 × 9.9 km of the 10 × 10 km city)".
     static func zonesText(_ city: CityGeometry) -> String {
-        let shape = city.zoneShape == .hexagon ? "hexagons" : city.zoneShape == .square ? "whole squares" : "squares (edge zones cut)"
+        let shape = switch city.zoneShape {
+        case .hexagon: "hexagons"
+        case .square: "whole squares"
+        case .polygons: "polygons (GeoJSON)"
+        case .cutSquares: "squares (edge zones cut)"
+        }
         let b = city.layout.bounds
         return "\(city.zoneCount) \(shape) of \(Fmt.number(city.zoneArea / 1e6)) km² (\(Fmt.number(city.layout.servedArea / 1e6)) km² within "
             + "\(Fmt.number((b.maxX - b.minX) / 1000)) × \(Fmt.number((b.maxY - b.minY) / 1000)) km of the "

@@ -1,4 +1,6 @@
+import DispatchCore
 import Foundation
+import RoadNetwork
 
 /// Writes a run's files: `summary.json`, `rides.csv` (one row per request),
 /// `drivers.csv` (one row per driver) and `report.html`, or the summary alone.
@@ -37,9 +39,10 @@ public enum ResultWriter {
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
         var chunk = CSVBytes(capacity: 1 << 20 + 4096)
-        chunk.text(ridesCSVHeader)
+        let projection = result.roads?.projection
+        chunk.text(ridesCSVHeader(projected: projection != nil))
         for ride in result.rides {
-            appendRow(ride, to: &chunk)
+            appendRow(ride, projection, to: &chunk)
             if chunk.count >= 1 << 20 { try chunk.flush(to: handle) }
         }
         try chunk.flush(to: handle)
@@ -62,15 +65,21 @@ public enum ResultWriter {
 
     static func ridesCSVBytes(_ result: RunResult) -> [UInt8] {
         var out = CSVBytes(capacity: 200 + result.rides.count * 120)
-        out.text(ridesCSVHeader)
-        for ride in result.rides { appendRow(ride, to: &out) }
+        let projection = result.roads?.projection
+        out.text(ridesCSVHeader(projected: projection != nil))
+        for ride in result.rides { appendRow(ride, projection, to: &out) }
         return out.bytes
     }
 
-    static let ridesCSVHeader = "id,customer,kind,outcome,requested_at,meeting_time,origin_x,origin_y,destination_x,destination_y,origin_zone,accepted_at,pickup_at,dropoff_at,wait_s,driver,offers,declines,timeouts,fare\n"
+    static let ridesCSVColumns = "id,customer,kind,outcome,requested_at,meeting_time,origin_x,origin_y,destination_x,destination_y,origin_zone,accepted_at,pickup_at,dropoff_at,wait_s,driver,offers,declines,timeouts,fare"
 
-    /// One request's row of `rides.csv`.
-    private static func appendRow(_ r: RunResult.RideRow, to out: inout CSVBytes) {
+    /// The header of `rides.csv`; a city with a projection (a road city) adds the places in degrees (WGS 84).
+    static func ridesCSVHeader(projected: Bool) -> String {
+        ridesCSVColumns + (projected ? ",origin_lat,origin_lon,destination_lat,destination_lon\n" : "\n")
+    }
+
+    /// One request's row of `rides.csv`; with a projection, its origin and destination in degrees at the end.
+    private static func appendRow(_ r: RunResult.RideRow, _ projection: LocalProjection?, to out: inout CSVBytes) {
         out.int(r.id); out.comma(); out.int(r.customer); out.comma()
         out.text(r.kind); out.comma(); out.text(r.outcome); out.comma()
         out.number(r.requestedAt); out.comma(); out.number(r.meetingTime); out.comma()
@@ -81,7 +90,14 @@ public enum ResultWriter {
         out.number(r.dropoffAt); out.comma(); out.number(r.waitS); out.comma()
         if let driver = r.driver { out.int(driver) }
         out.comma(); out.int(r.offers); out.comma(); out.int(r.declines); out.comma(); out.int(r.timeouts); out.comma()
-        out.number(r.fare); out.newline()
+        out.number(r.fare)
+        if let projection {
+            let origin = projection.unproject(Position(x: r.originX, y: r.originY))
+            let destination = projection.unproject(Position(x: r.destinationX, y: r.destinationY))
+            out.comma(); out.degrees(origin.latitude); out.comma(); out.degrees(origin.longitude)
+            out.comma(); out.degrees(destination.latitude); out.comma(); out.degrees(destination.longitude)
+        }
+        out.newline()
     }
 
     /// One row per driver: rides, earnings and hours.

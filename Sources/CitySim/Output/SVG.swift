@@ -180,10 +180,21 @@ enum SVG {
         return "<polygon points=\"\(coordinates)\" fill=\"\(fill)\" fill-opacity=\"\(Fmt.trimmed(String(format: "%.2f", opacity)))\"/>\n"
     }
 
-    /// A map zone: a closed outline with a fill, an edge and a hover title.
-    static func zone(_ points: [(x: Double, y: Double)], fill: String, stroke: String, title: String) -> String {
+    /// A map zone: a closed outline with a fill, an edge and a hover title; `opacity` lets a layer beneath show.
+    static func zone(_ points: [(x: Double, y: Double)], fill: String, stroke: String, title: String,
+                     opacity: Double? = nil) -> String {
         let coordinates = points.map { "\(c($0.x)),\(c($0.y))" }.joined(separator: " ")
-        return "<polygon points=\"\(coordinates)\" fill=\"\(fill)\" stroke=\"\(stroke)\"><title>\(escape(title))</title></polygon>\n"
+        let see = opacity.map { " fill-opacity=\"\(Fmt.trimmed(String(format: "%.2f", $0)))\"" } ?? ""
+        return "<polygon points=\"\(coordinates)\" fill=\"\(fill)\"\(see) stroke=\"\(stroke)\"><title>\(escape(title))</title></polygon>\n"
+    }
+
+    /// Many straight segments as one thin path (a road network): one `M … L …` pair per segment.
+    static func segments(_ lines: [(from: (x: Double, y: Double), to: (x: Double, y: Double))], stroke: String,
+                         width: Double) -> String {
+        var d = ""
+        d.reserveCapacity(lines.count * 24)
+        for line in lines { d += "M\(c(line.from.x)) \(c(line.from.y))L\(c(line.to.x)) \(c(line.to.y))" }
+        return "<path d=\"\(d)\" fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(Fmt.trimmed(String(format: "%.2f", width)))\" stroke-linecap=\"round\"/>\n"
     }
 
     /// A small legend: one coloured swatch and label per entry, left to right from (x, y).

@@ -63,7 +63,7 @@ struct PlannerDemand {
         for user in 0..<planner.users {
             let day = try generator.draw(random)
             let planAt = day.conditions.now
-            let dayPlanner = DayPlanner(conditions: day.conditions, carTravel: city.travel, transit: transit, taxi: quotes)
+            let dayPlanner = DayPlanner(conditions: day.conditions, carTravel: city.travel.estimator, transit: transit, taxi: quotes)
             let plan = dayPlanner.plan(day.appointments, criterion: day.criterion)
             demand.users += 1
             demand.appointments += day.appointments.count

@@ -10,7 +10,7 @@ import TripPlanner
 /// the chosen legs itself, so `book` always throws.
 struct PlannerTaxiQuotes: TaxiBooking {
     let geometry: CityGeometry
-    let travel: GridTravelModel
+    let travel: CityTravel
     let fare: FareRule
     let reservationLead: Double
     let expectedWait: Double

@@ -24,6 +24,9 @@ extension Scenario.City {
         throws(DispatchError) -> (layout: ZoneLayout, offset: Position)
     {
         let width = widthKm * 1000, height = heightKm * 1000, side = zone.sideKm * 1000
+        if let polygons = zone.polygons {
+            return (try ZoneLayout(polygons: polygons.zones, width: width, height: height), Position(x: 0, y: 0))
+        }
         switch fit {
         case .clip:
             return (try ZoneLayout(shape: zone.shape.layoutShape, side: side, width: width, height: height), Position(x: 0, y: 0))

@@ -185,7 +185,7 @@ extension Scenario {
         let d = dispatch
         let policy = try DispatchPolicies.make(name: d.policy.rawValue, batchWindow: d.batch.windowSeconds,
                                                candidatesPerRequest: d.batch.candidatesPerRequest)
-        return try DispatchCore(city: city.geometry, travel: city.travel, policy: policy, rules: dispatchRules,
+        return try DispatchCore(city: city.geometry, travel: city.travel.estimator, policy: policy, rules: dispatchRules,
                                 spatialCellSide: d.spatialCellKm * 1000)
     }
 }

@@ -20,11 +20,8 @@ extension CitySimulation {
             guard drivers[Int(d)].generation == generation else { return }
             turnAvailable(d)
         case .driftArrives(let d, let generation):
-            guard drivers[Int(d)].generation == generation, let target = drivers[Int(d)].pendingPosition else { return }
-            drivers[Int(d)].pendingPosition = nil
-            // D2: a queued taxi that reaches another zone joins the tail of its queue (noted before the command).
-            if let zone = queueOrder.zone(of: d), zoneIndex(of: target) != zone { recordJoinsTail(d, zone: zoneIndex(of: target)) }
-            command(.updatePosition(drivers[Int(d)].id, target))
+            guard drivers[Int(d)].generation == generation else { return }
+            driftStep(d)
         case .customerCancels(let request):
             command(.cancel(request, by: rides[request.rawValue].customer))  // refused once accepted (D10)
         case .coreTimer(let timer):

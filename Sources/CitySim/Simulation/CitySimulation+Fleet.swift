@@ -112,9 +112,7 @@ extension CitySimulation {
               let here = core.position(of: drivers[Int(d)].id), let spot = city.nearestHotspot(to: here),
               spot.euclideanDistance(to: here) > 200 else { return }
         // Cruise slowly (half speed) toward the nearest hotspot; an offer on the way voids the move.
-        drivers[Int(d)].pendingPosition = spot
-        let duration = 2 * city.travel.travelTime(from: here, to: spot, departingAt: events.now)
-        schedule(.driftArrives(driver: d, generation: drivers[Int(d)].generation), at: events.now + duration)
+        startDrift(d, from: here, to: spot, duration: 2 * city.travel.travelTime(from: here, to: spot, departingAt: events.now))
     }
 
     /// The zone index of a position in the city.

@@ -32,6 +32,8 @@ public final class CitySimulation {
     /// Per planned taxi leg, in `plannerDemand.legs` order: the request it became, or nil when the core refused it.
     var plannerBookings: [RequestID?] = []
     var drivers: [SimDriver] = []
+    /// Drifts along the roads in progress, by driver (road cities only; a voided drift's entry is left until the next).
+    var roadDrifts: [Int32: RoadDrift] = [:]
     var rides: [RideRecord] = []
     var hourly: [HourSample] = []
     var effects: [Effect] = []

@@ -62,7 +62,7 @@ public struct ZonePolygon: Sendable, Equatable {
 
     /// Whether `p` is inside (even–odd rule over every ring; a point on an edge is inside one of the two
     /// polygons that share the edge, by the half-open crossing rule).
-    func contains(_ p: Position) -> Bool {
+    public func contains(_ p: Position) -> Bool {
         var inside = false
         for (a, b) in edges where Self.crossesRay(from: p, a, b) { inside.toggle() }
         return inside

@@ -6,7 +6,8 @@
 /// when both keys reach the best meeting cost.
 ///
 /// Invariant: `distance(...)` returns the exact minimum over sources s, targets t of
-/// `sourceOffset(s) + cost(s, t) + targetOffset(t)`, or nil when no target is reachable.
+/// `sourceOffset(s) + cost(s, t) + targetOffset(t)`, or nil when no target is reachable; after it,
+/// `meeting` and the labels' parent arcs describe that cheapest path (`lastPath(in:)`).
 public struct HierarchyQuery: Sendable {
     var forwardDistance: [Double]
     var backwardDistance: [Double]
@@ -14,6 +15,11 @@ public struct HierarchyQuery: Sendable {
     var backwardLength: [Double]
     var forwardStamp: [UInt32]
     var backwardStamp: [UInt32]
+    /// The arc (index into `up` forwards, `down` backwards) that gave each label, -1 at a seed: the path behind an answer.
+    var forwardParent: [Int32]
+    var backwardParent: [Int32]
+    /// The rank where the best path of the last `distance` call met (-1: none found).
+    var meeting: Int32 = -1
     var stamp: UInt32 = 0
     /// The stamp of the backward labels kept by `prepareTargets` (0: none kept).
     var preparedStamp: UInt32 = 0
@@ -30,6 +36,8 @@ public struct HierarchyQuery: Sendable {
         backwardLength = forwardDistance
         forwardStamp = Array(repeating: 0, count: nodeCount)
         backwardStamp = forwardStamp
+        forwardParent = Array(repeating: -1, count: nodeCount)
+        backwardParent = forwardParent
     }
 
     /// Cost and length of the cheapest path from any source to any target.
@@ -41,6 +49,7 @@ public struct HierarchyQuery: Sendable {
                                   targets: [(node: Int32, cost: Double, length: Double)]) -> (cost: Double, length: Double)? {
         nextStamp()
         preparedStamp = 0  // this query overwrites backward labels
+        meeting = -1
         seedForward(hierarchy, sources)
         seedBackward(hierarchy, targets)
         var best = (cost: Double.infinity, length: 0.0)
@@ -71,7 +80,7 @@ public struct HierarchyQuery: Sendable {
         for s in sources {
             let r = Int(hierarchy.rank[Int(s.node)])
             if forwardStamp[r] != stamp || s.cost < forwardDistance[r] {
-                forwardStamp[r] = stamp; forwardDistance[r] = s.cost; forwardLength[r] = s.length
+                forwardStamp[r] = stamp; forwardDistance[r] = s.cost; forwardLength[r] = s.length; forwardParent[r] = -1
                 forwardHeap.push(s.cost, Int32(r))
             }
         }
@@ -82,7 +91,7 @@ public struct HierarchyQuery: Sendable {
         for t in targets {
             let r = Int(hierarchy.rank[Int(t.node)])
             if backwardStamp[r] != stamp || t.cost < backwardDistance[r] {
-                backwardStamp[r] = stamp; backwardDistance[r] = t.cost; backwardLength[r] = t.length
+                backwardStamp[r] = stamp; backwardDistance[r] = t.cost; backwardLength[r] = t.length; backwardParent[r] = -1
                 backwardHeap.push(t.cost, Int32(r))
             }
         }
@@ -97,9 +106,11 @@ public struct HierarchyQuery: Sendable {
         settledNodes += 1
         if backwardStamp[ui] == meetingStamp, d + backwardDistance[ui] < best.cost {
             best = (d + backwardDistance[ui], forwardLength[ui] + backwardLength[ui])
+            meeting = u
         }
         if Self.stalled(u, d, stamp: stamp, edges: hierarchy.down, stamps: forwardStamp, distances: forwardDistance) { return }
-        Self.relax(u, d, stamp: stamp, edges: hierarchy.up, stamps: &forwardStamp, distances: &forwardDistance, lengths: &forwardLength, heap: &forwardHeap)
+        Self.relax(u, d, stamp: stamp, edges: hierarchy.up, stamps: &forwardStamp, distances: &forwardDistance, lengths: &forwardLength,
+                   parents: &forwardParent, heap: &forwardHeap)
     }
 
     /// Settles the backward search's next node, meeting forward labels of this query when `meet`.
@@ -111,9 +122,11 @@ public struct HierarchyQuery: Sendable {
         settledNodes += 1
         if meet, forwardStamp[ui] == stamp, d + forwardDistance[ui] < best.cost {
             best = (d + forwardDistance[ui], forwardLength[ui] + backwardLength[ui])
+            meeting = u
         }
         if Self.stalled(u, d, stamp: stamp, edges: hierarchy.up, stamps: backwardStamp, distances: backwardDistance) { return }
-        Self.relax(u, d, stamp: stamp, edges: hierarchy.down, stamps: &backwardStamp, distances: &backwardDistance, lengths: &backwardLength, heap: &backwardHeap)
+        Self.relax(u, d, stamp: stamp, edges: hierarchy.down, stamps: &backwardStamp, distances: &backwardDistance, lengths: &backwardLength,
+                   parents: &backwardParent, heap: &backwardHeap)
     }
 
     /// Runs the complete backward upward search from `targets` and keeps its labels, so that
@@ -143,6 +156,7 @@ public struct HierarchyQuery: Sendable {
         }
         let prepared = preparedStamp
         nextStamp()
+        meeting = -1
         seedForward(hierarchy, sources)
         var best = (cost: Double.infinity, length: 0.0)
         while !forwardHeap.isEmpty, forwardHeap.minKey < best.cost {
@@ -165,14 +179,14 @@ public struct HierarchyQuery: Sendable {
 
     @inline(__always)
     static func relax(_ u: Int32, _ d: Double, stamp: UInt32, edges: HierarchyEdges, stamps: inout [UInt32], distances: inout [Double],
-               lengths: inout [Double], heap: inout MinHeap) {
+               lengths: inout [Double], parents: inout [Int32], heap: inout MinHeap) {
         let ui = Int(u)
         let base = lengths[ui]
         for e in Int(edges.firstOut[ui])..<Int(edges.firstOut[ui + 1]) {
             let h = Int(edges.target[e])
             let nd = d + edges.weight[e]
             if stamps[h] != stamp || nd < distances[h] {
-                stamps[h] = stamp; distances[h] = nd; lengths[h] = base + edges.length[e]
+                stamps[h] = stamp; distances[h] = nd; lengths[h] = base + edges.length[e]; parents[h] = Int32(e)
                 heap.push(nd, Int32(h))
             }
         }

@@ -135,17 +135,7 @@ public final class RoadRouter: Sendable {
             let seconds = access.seconds + (to - from) * weights[edge] + egress.seconds
             if seconds < best.seconds { best = (seconds, access.metres + (to - from) * graph.length[edge] + egress.metres) }
         }
-        state.sources.removeAll(keepingCapacity: true)
-        for (edge, t) in directions(a) {
-            state.sources.append((graph.head[edge], access.seconds + (1 - t) * weights[edge], access.metres + (1 - t) * graph.length[edge]))
-        }
-        // A snap exactly on a node may leave that node in any direction, one-way or not.
-        if a.fraction == 0 { state.sources.append((snapIndex.tails[a.edge], access.seconds, access.metres)) }
-        state.targets.removeAll(keepingCapacity: true)
-        if b.fraction == 1 { state.targets.append((graph.head[b.edge], egress.seconds, egress.metres)) }
-        for (edge, t) in directions(b) {
-            state.targets.append((snapIndex.tails[edge], egress.seconds + t * weights[edge], egress.metres + t * graph.length[edge]))
-        }
+        fillSeeds(a, b, access: access, egress: egress, weights, &state.sources, &state.targets)
         let key = DestinationKey(position: destination, metric: m)
         let hierarchy = hierarchies[m]
         let found: (cost: Double, length: Double)?
@@ -162,6 +152,33 @@ public final class RoadRouter: Sendable {
         state.lastDestination = key
         if let found, found.cost < best.seconds { best = (found.cost, found.length) }
         return best
+    }
+
+    /// Where the hierarchy search of a trip between two snapped points starts and ends: the ends of the
+    /// snapped segments it can drive to (sources) and from (targets), each with the time and length of
+    /// the access leg plus the part of the segment up to that node.
+    func seeds(_ a: RoadSnap, _ b: RoadSnap, access: (seconds: Double, metres: Double), egress: (seconds: Double, metres: Double),
+               _ weights: [Double]) -> (sources: [(node: Int32, cost: Double, length: Double)], targets: [(node: Int32, cost: Double, length: Double)]) {
+        var sources: [(node: Int32, cost: Double, length: Double)] = [], targets: [(node: Int32, cost: Double, length: Double)] = []
+        fillSeeds(a, b, access: access, egress: egress, weights, &sources, &targets)
+        return (sources, targets)
+    }
+
+    /// `seeds` into reused buffers (the point query's hot path: no allocation).
+    func fillSeeds(_ a: RoadSnap, _ b: RoadSnap, access: (seconds: Double, metres: Double), egress: (seconds: Double, metres: Double),
+                   _ weights: [Double], _ sources: inout [(node: Int32, cost: Double, length: Double)],
+                   _ targets: inout [(node: Int32, cost: Double, length: Double)]) {
+        sources.removeAll(keepingCapacity: true)
+        for (edge, t) in directions(a) {
+            sources.append((graph.head[edge], access.seconds + (1 - t) * weights[edge], access.metres + (1 - t) * graph.length[edge]))
+        }
+        // A snap exactly on a node may leave that node in any direction, one-way or not.
+        if a.fraction == 0 { sources.append((snapIndex.tails[a.edge], access.seconds, access.metres)) }
+        targets.removeAll(keepingCapacity: true)
+        if b.fraction == 1 { targets.append((graph.head[b.edge], egress.seconds, egress.metres)) }
+        for (edge, t) in directions(b) {
+            targets.append((snapIndex.tails[edge], egress.seconds + t * weights[edge], egress.metres + t * graph.length[edge]))
+        }
     }
 
     /// The straight leg between a point and its snapped position, at the segment's congested speed.
