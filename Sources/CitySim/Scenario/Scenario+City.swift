@@ -28,6 +28,9 @@ extension Scenario {
         /// next to the hotspots' weights. Number >= 0, default 1. Origin weights (this plus every
         /// `origin_weight`) must have a positive sum, and so must destination weights.
         public var uniformWeight: Double
+        /// `projection` — where the city lies on the Earth, for trip files with latitude/longitude columns.
+        /// Optional, default none (the city is a plane in metres; lat/lon columns are then an error).
+        public var projection: Projection? = nil
 
         /// The dispatch core's map: the rectangle in metres cut into this city's whole zones.
         /// - Throws: `DispatchError.invalidConfiguration` when no whole zone fits (a loaded scenario always fits).
@@ -41,7 +44,7 @@ extension Scenario {
         enum CodingKeys: String, ScenarioKeys {
             case widthKm = "width_km", heightKm = "height_km", zone, fit, metric
             case detourFactor = "detour_factor", speedKmh = "speed_kmh"
-            case speedFactorByHour = "speed_factor_by_hour", hotspots, uniformWeight = "uniform_weight"
+            case speedFactorByHour = "speed_factor_by_hour", hotspots, uniformWeight = "uniform_weight", projection
         }
     }
 
@@ -159,7 +162,8 @@ extension Scenario.City {
             detourFactor: try map.double(.detourFactor, default: 1, .atLeast(1)),
             speedKmh: try map.double(.speedKmh, default: 30, .positive),
             speedFactorByHour: try map.hourly(.speedFactorByHour, .positive),
-            hotspots: hotspots, uniformWeight: uniform)
+            hotspots: hotspots, uniformWeight: uniform,
+            projection: try map.optional(.projection) { (r) throws(ScenarioError) in try Projection.read(r) })
     }
 }
 
