@@ -121,4 +121,17 @@ import Testing
             #expect(TraceTime.seconds(bad) == nil, "\(bad)")
         }
     }
+
+    @Test("the load generator plays the simulator's customers for replayed and fitted demand (same seed, same draws)",
+          arguments: ["trip-replay.yaml", "od-demand.yaml"])
+    func loadGeneratorPlaysTheSameCustomers(file: String) throws {
+        let scenario = try Scenario.load(path: scenariosDirectory.appendingPathComponent(file).path)
+        let simulation = try CitySimulation(scenario: scenario)
+        _ = try simulation.run()
+        let played = try ScenarioPlay(scenario: scenario).requests
+        #expect(played.count > 1_000)
+        #expect(played.map(\.time) == simulation.rides.map(\.requestedAt))
+        #expect(played.map(\.origin) == simulation.rides.map(\.origin))
+        #expect(played.map(\.destination) == simulation.rides.map(\.destination))
+    }
 }
