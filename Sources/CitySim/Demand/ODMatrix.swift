@@ -18,7 +18,8 @@ import Foundation
 /// Invariants: `ratePerHour.count == 24`, `hourPairs.count == 24`; every pair's zones are in
 /// `0 ..< zones` and its count > 0; `allDay` is non-empty when any rate is > 0.
 public struct ODMatrix: Sendable, Equatable, Codable {
-    /// One cell of a matrix: trips from `origin` zone to `destination` zone.
+    /// One cell of a matrix: trips from `origin` zone to `destination` zone, written `[origin, destination, trips]`.
+    /// Invariant (of a model `read` returns): zones in `0 ..< zones`, `trips` > 0.
     public struct Pair: Sendable, Equatable, Codable {
         public var origin: Int, destination: Int, trips: Int
         public init(origin: Int, destination: Int, trips: Int) {
@@ -39,6 +40,7 @@ public struct ODMatrix: Sendable, Equatable, Codable {
     }
 
     /// One hour of the day: its trips and, unless it falls back to the all-day matrix, its own pairs.
+    /// Invariant: `matrix` is `hour` (pairs sum to `trips`) or `all-day` (`pairs` empty).
     public struct Hour: Sendable, Equatable, Codable {
         public var hour: Int
         public var trips: Int
@@ -119,7 +121,7 @@ public struct ODMatrix: Sendable, Equatable, Codable {
     }
 }
 
-/// Why an OD-matrix file cannot be used.
+/// Why an OD-matrix file or a fit cannot be used. Invariant: `description` names the file or option at fault.
 public struct ODMatrixError: Error, CustomStringConvertible {
     public var description: String
     init(_ description: String) { self.description = description }
