@@ -12,5 +12,6 @@ struct CitySimCommand: AsyncParsableCommand {
         """,
         version: ToolVersion.text,
         subcommands: [RunCommand.self, SweepCommand.self, MergeCommand.self, PlanFleetCommand.self,
-                      PlanDayCommand.self, ServeCommand.self, LoadCommand.self, BenchCommand.self, ViewCommand.self])
+                      PlanDayCommand.self, ServeCommand.self, LoadCommand.self, BenchCommand.self, ViewCommand.self,
+                      FitDemandCommand.self])
 }

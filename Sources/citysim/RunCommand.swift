@@ -46,6 +46,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let loaded = try attempt(status: ExitStatus.badInput) { try Scenario.load(path: scenario, overrides: overrides) }
         let seed = self.seed ?? loaded.seed
+        if let trips = loaded.demand.trips { printError(trips.readingReport(durationHours: loaded.durationHours)) }
         let folder = URL(fileURLWithPath: out ?? "Results/runs/\(loaded.name)-seed\(seed)")
         // One meter over all replications, in simulated seconds; replications run side by side.
         let meter = ProgressMeter(label: replications == 1 ? loaded.name : "\(loaded.name) × \(replications) replications",

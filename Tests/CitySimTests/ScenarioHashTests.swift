@@ -25,11 +25,12 @@ import Testing
         #expect(try loadScenario(spelled).canonicalHash == loadScenario(minimalScenarioYAML).canonicalHash)
     }
 
-    @Test("canonical JSON loads back to the same scenario")
+    @Test("canonical JSON loads back to the same scenario (beside the scenario, where its data files resolve)")
     func canonicalJSONRoundTrips() throws {
         for file in ScenarioBundledTests.bundledFiles() {
             let scenario = try ScenarioBundledTests.bundled(file)
-            let reloaded = try Scenario.load(yaml: scenario.canonicalJSON, file: "\(file).json")
+            let besides = scenariosDirectory.appendingPathComponent("\(file).json").path
+            let reloaded = try Scenario.load(yaml: scenario.canonicalJSON, file: besides)
             #expect(reloaded == scenario, "\(file)")
         }
     }

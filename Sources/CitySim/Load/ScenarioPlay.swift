@@ -52,14 +52,25 @@ public struct ScenarioPlay: Sendable {
         let cutoff = scenario.dispatch.reservationCancelCutoffSeconds
         var requests: [PlannedRequest] = []
         var time = 0.0
-        while let next = demand.nextArrival(after: time, horizon: horizon, arrivals) {
-            time = next
-            let draw = try CustomerDraw(at: time, scenario: scenario, city: city, arrivals: arrivals, places: places,
-                                        reservations: streams.reservations, patienceRandom: patience)
+        func plan(_ draw: CustomerDraw) {
             requests.append(PlannedRequest(time: time, origin: draw.origin, destination: draw.destination,
                                            customer: draw.drawnCustomer, meetingTime: draw.meetingTime,
                                            patience: draw.patience,
                                            cancelAt: draw.cancelTime(requestedAt: time, cutoffSeconds: cutoff)))
+        }
+        if let real = try RealDemand(scenario: scenario, city: city, streams: streams, horizon: horizon) {
+            // Replayed or OD-matrix customers, drawn as the simulator draws them.
+            while let trip = real.next(after: time, arrivals: arrivals, places: places) {
+                time = trip.time
+                plan(CustomerDraw(at: time, origin: trip.origin, destination: trip.destination, scenario: scenario,
+                                  arrivals: arrivals, reservations: streams.reservations, patienceRandom: patience))
+            }
+        } else {
+            while let next = demand.nextArrival(after: time, horizon: horizon, arrivals) {
+                time = next
+                plan(try CustomerDraw(at: time, scenario: scenario, city: city, arrivals: arrivals, places: places,
+                                      reservations: streams.reservations, patienceRandom: patience))
+            }
         }
         self.requests = requests
         roster = scenario.roster(horizon: horizon)

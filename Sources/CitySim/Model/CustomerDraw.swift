@@ -29,9 +29,18 @@ struct CustomerDraw {
     /// - Throws: `TripLengthError` when no destination in the trip-length band can be drawn.
     init(at now: Double, scenario: Scenario, city: CityModel, arrivals: RandomStream, places: RandomStream,
          reservations: RandomStream, patienceRandom: RandomStream) throws(TripLengthError) {
+        let origin = city.drawOrigin(places)
+        self.init(at: now, origin: origin, destination: try city.drawDestination(from: origin, places), scenario: scenario,
+                  arrivals: arrivals, reservations: reservations, patienceRandom: patienceRandom)
+    }
+
+    /// The customer appearing at `now` whose places are given (a replayed or OD-matrix trip): the same
+    /// draws as above after the places.
+    init(at now: Double, origin: Position, destination: Position, scenario: Scenario, arrivals: RandomStream,
+         reservations: RandomStream, patienceRandom: RandomStream) {
         let d = scenario.demand
-        origin = city.drawOrigin(places)
-        destination = try city.drawDestination(from: origin, places)
+        self.origin = origin
+        self.destination = destination
         drawnCustomer = d.customers > 0 ? arrivals.uniformInt(below: d.customers) : -1
         // Two draws per customer, always, from the reservations stream.
         let share = d.reservations.share, u = reservations.uniform()

@@ -10,8 +10,9 @@ extension Scenario {
         /// rectangle). When given, `width_km`, `height_km`, `metric`, `detour_factor`, `speed_kmh` and
         /// `speed_factor_by_hour` are errors, and hotspots may be placed by `lat`/`lon`.
         public var roadNetwork: RoadNetworkSpec?
-        /// Not a key: the road network's projection (lat/lon ↔ metres), set when `road_network` is read.
-        public var projection: LocalProjection?
+        /// Not a key: the city's latitude/longitude ↔ metres, when it has one: the road network's projection,
+        /// or the one `projection` states. Hotspots, GeoJSON zones and trip files in lat/lon go through it.
+        public var geographic: LocalProjection?
         /// `width_km` — east–west extent in km. Required, > 0. With `road_network`: not a key, the largest
         /// x of the network's nodes (metres east of its westernmost drivable node) in km.
         public var widthKm: Double
@@ -38,6 +39,9 @@ extension Scenario {
         /// next to the hotspots' weights. Number >= 0, default 1. Origin weights (this plus every
         /// `origin_weight`) must have a positive sum, and so must destination weights.
         public var uniformWeight: Double
+        /// `projection` — where the city lies on the Earth, for trip files with latitude/longitude columns.
+        /// Optional, default none (the city is a plane in metres; lat/lon columns are then an error).
+        public var projection: Projection? = nil
 
         /// The dispatch core's map: the rectangle in metres cut into this city's whole zones.
         /// - Throws: `DispatchError.invalidConfiguration` when no whole zone fits (a loaded scenario always fits).
@@ -52,7 +56,7 @@ extension Scenario {
             case widthKm = "width_km", heightKm = "height_km", zone, fit, metric
             case detourFactor = "detour_factor", speedKmh = "speed_kmh"
             case speedFactorByHour = "speed_factor_by_hour", hotspots, uniformWeight = "uniform_weight"
-            case roadNetwork = "road_network"
+            case roadNetwork = "road_network", projection
         }
 
         /// The keys of the file: a road city leaves out the rectangle and its travel model (they are derived).
@@ -72,6 +76,7 @@ extension Scenario {
             try container.encode(fit, forKey: .fit)
             try container.encode(hotspots, forKey: .hotspots)
             try container.encode(uniformWeight, forKey: .uniformWeight)
+            try container.encodeIfPresent(projection, forKey: .projection)
         }
     }
 
@@ -195,7 +200,8 @@ extension Scenario.City {
             width = try map.double(.widthKm, .positive)
             height = try map.double(.heightKm, .positive)
         }
-        let projection = road?.graph.projection
+        let stated = try map.optional(.projection) { (r) throws(ScenarioError) in try Projection.read(r) }
+        let projection = road?.graph.projection ?? stated.map { LocalProjection($0.projection(heightKm: height)) }
         let fit: Scenario.CityFit = try map.choice(.fit, default: .clip)
         let zone = try map.required(.zone) { (r) throws(ScenarioError) in
             try Scenario.Zone.read(r, fit: fit, widthKm: width, heightKm: height, projection: projection)
@@ -229,13 +235,13 @@ extension Scenario.City {
         // A road city's trip-length band (`min_trip_km`, `max_trip_km`) is measured in a straight line.
         let metric: Scenario.Metric = try road == nil ? map.choice(.metric, default: .manhattan) : .euclidean
         return Self(
-            roadNetwork: road?.spec, projection: projection,
+            roadNetwork: road?.spec, geographic: projection,
             widthKm: width, heightKm: height, zone: zone, fit: fit,
             metric: metric,
             detourFactor: try map.double(.detourFactor, default: 1, .atLeast(1)),
             speedKmh: try map.double(.speedKmh, default: 30, .positive),
             speedFactorByHour: try map.hourly(.speedFactorByHour, .positive),
-            hotspots: hotspots, uniformWeight: uniform)
+            hotspots: hotspots, uniformWeight: uniform, projection: stated)
     }
 }
 
@@ -292,7 +298,7 @@ extension Scenario.Hotspot {
         if map.has(.latitude) || map.has(.longitude) {
             guard let projection else {
                 throw map.error(at: map.has(.latitude) ? .latitude : .longitude,
-                                "lat/lon need a city with a road_network (its projection places them); give x_km and y_km")
+                                "lat/lon need a city with a road_network or a city.projection to place them; give x_km and y_km")
             }
             for key in [CodingKeys.xKm, .yKm] where map.has(key) {
                 throw map.error(at: key, "give either lat and lon or x_km and y_km, not both")

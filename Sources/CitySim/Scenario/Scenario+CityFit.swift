@@ -60,7 +60,7 @@ extension Scenario.City {
     /// The centre of a hotspot in the city's coordinates (metres from the south-west corner of the zones'
     /// rectangle): its stated place, moved with the rectangle under `equal-area`.
     public func centre(of hotspot: Scenario.Hotspot) -> Position {
-        let offset = (try? Self.layout(zone: zone, fit: fit, widthKm: widthKm, heightKm: heightKm).offset) ?? Position(x: 0, y: 0)
+        let offset = rectangleOrigin
         return Position(x: hotspot.xKm * 1000 + offset.x, y: hotspot.yKm * 1000 + offset.y)
     }
 }

@@ -1,16 +1,25 @@
 extension Scenario {
     /// `demand` — the customers: when they ask, where they go, how long they wait.
     ///
-    /// Requests arrive as a Poisson process whose rate in hour `h` of the day is
-    /// `requests_per_hour × rate_factor_by_hour[h] × scale` (see `rate(atHour:)`), times the city's
-    /// density scale under `city.fit: equal-area`.
+    /// Three kinds of demand, by which key is given:
+    /// - `requests_per_hour` (the synthetic model): requests arrive as a Poisson process whose rate in hour
+    ///   `h` of the day is `requests_per_hour × rate_factor_by_hour[h] × scale` (see `rate(atHour:)`), times
+    ///   the city's density scale under `city.fit: equal-area`; places from the city's hotspots and zones.
+    /// - `trips` (`TripReplay`): the requests of a trip file, at their times, thinned or bootstrapped by `scale`.
+    /// - `od_matrix` (`FittedDemand`): Poisson arrivals at a fitted model's hourly rates × `scale`, zones from
+    ///   its hourly OD matrices.
+    ///
+    /// Exactly one is given. `rate_factor_by_hour`, `min_trip_km` and `max_trip_km` belong to the synthetic
+    /// model only; the customers' other keys (reservations, patience, cancellation, customers) apply to all.
     public struct Demand: Sendable, Equatable, Encodable {
-        /// `requests_per_hour` — base arrival rate, requests per hour. Required, >= 0.
+        /// `requests_per_hour` — base arrival rate, requests per hour. Number >= 0; required unless `trips` or
+        /// `od_matrix` is given (then it must be left out, and is 0).
         public var requestsPerHour: Double
         /// `rate_factor_by_hour` — 24 multipliers of the base rate, one per hour of the day (index 0 = 00:00–01:00).
         /// Each >= 0, default all 1.
         public var rateFactorByHour: [Double]
-        /// `scale` — multiplies the whole rate (sweeps use it). Number >= 0, default 1.
+        /// `scale` — multiplies the whole rate (sweeps use it); for `trips`, the replay's k (thinning below 1,
+        /// bootstrap above: `TripReplay`). Number >= 0, default 1.
         public var scale: Double
         /// `min_trip_km` — destinations closer than this to the origin, in the city's metric (Manhattan or
         /// straight line, without the detour factor), are drawn again, as often as needed: trips follow the
@@ -32,12 +41,20 @@ extension Scenario {
         /// most one open immediate request (D12), so a request from a customer with an open one is refused.
         /// 0 = every request comes from a new customer. Integer >= 0, default 0.
         public var customers: Int
+        /// `trips` — replay a trip file (`TripReplay`). Default: none.
+        public var trips: TripReplay? = nil
+        /// `od_matrix` — draw from a fitted OD-matrix model (`FittedDemand`). Default: none.
+        public var odMatrix: FittedDemand? = nil
         /// Not a key: served area / rectangle area under `city.fit: equal-area` (1 otherwise), set when the
         /// scenario is read, so that requests per km² served are the scenario's whatever the zones.
         public var densityScale = 1.0
 
-        /// Arrival rate, requests per hour, during hour `hour` (0–23) of the day.
-        public func rate(atHour hour: Int) -> Double { requestsPerHour * rateFactorByHour[hour % 24] * scale * densityScale }
+        /// Arrival rate, requests per hour, during hour `hour` (0–23) of the day: the Poisson model's, or the
+        /// fitted one's × `scale` (not scaled by area: the fit counted real trips); 0 for a trip replay.
+        public func rate(atHour hour: Int) -> Double {
+            if let odMatrix { return odMatrix.model.ratePerHour[hour % 24] * scale }
+            return requestsPerHour * rateFactorByHour[hour % 24] * scale * densityScale
+        }
 
         /// Expected number of requests in one 24-hour day.
         public var expectedRequestsPerDay: Double { (0..<24).map(rate(atHour:)).reduce(0, +) }
@@ -45,6 +62,7 @@ extension Scenario {
         enum CodingKeys: String, ScenarioKeys {
             case requestsPerHour = "requests_per_hour", rateFactorByHour = "rate_factor_by_hour", scale
             case minTripKm = "min_trip_km", maxTripKm = "max_trip_km", reservations, patience, cancellation, customers
+            case trips, odMatrix = "od_matrix"
         }
     }
 
@@ -81,8 +99,13 @@ extension Scenario {
 // MARK: - Decoding
 
 extension Scenario.Demand {
-    static func read(_ reader: ScenarioReader, city: Scenario.City) throws(ScenarioError) -> Self {
+    static func read(_ reader: ScenarioReader, city: Scenario.City, durationHours: Double) throws(ScenarioError) -> Self {
         let map = try reader.mapping(CodingKeys.self)
+        let trips = try map.optional(.trips) { (r) throws(ScenarioError) in
+            try Scenario.TripReplay.read(r, city: city, durationHours: durationHours)
+        }
+        let odMatrix = try map.optional(.odMatrix) { (r) throws(ScenarioError) in try Scenario.FittedDemand.read(r, city: city) }
+        if trips != nil, odMatrix != nil { throw map.error(at: .odMatrix, "give one of trips and od_matrix, not both") }
         let longest = max(city.widthKm, city.heightKm)
         let minTrip = try map.double(.minTripKm, default: 0, .nonNegative)
         guard minTrip < longest else {
@@ -94,9 +117,20 @@ extension Scenario.Demand {
         if let maxTrip, maxTrip <= minTrip {
             throw map.error(at: .maxTripKm, "expected a number > min_trip_km (\(format(minTrip))), got \(format(maxTrip))")
         }
+        let real = trips != nil || odMatrix != nil
+        let rate = try map.double(.requestsPerHour, default: real ? 0 : nil, .nonNegative)
+        let factors = try map.hourly(.rateFactorByHour, .nonNegative)
+        if real {
+            // The synthetic model's keys may only be spelled out at their defaults (as the canonical JSON does).
+            let synthetic: [(CodingKeys, Bool)] = [(.requestsPerHour, rate != 0), (.rateFactorByHour, factors != Array(repeating: 1, count: 24)),
+                                                   (.minTripKm, minTrip != 0), (.maxTripKm, maxTrip != nil)]
+            if let (key, _) = synthetic.first(where: \.1) {
+                throw map.error(at: key, "belongs to the synthetic demand model; leave it out with \(trips != nil ? "trips" : "od_matrix")")
+            }
+        }
         return Self(
-            requestsPerHour: try map.double(.requestsPerHour, .nonNegative),
-            rateFactorByHour: try map.hourly(.rateFactorByHour, .nonNegative),
+            requestsPerHour: rate,
+            rateFactorByHour: factors,
             scale: try map.double(.scale, default: 1, .nonNegative),
             minTripKm: minTrip,
             maxTripKm: maxTrip,
@@ -106,6 +140,7 @@ extension Scenario.Demand {
             },
             cancellation: try Scenario.Cancellation.read(map.section(.cancellation)),
             customers: try map.int(.customers, default: 0, .nonNegative),
+            trips: trips, odMatrix: odMatrix,
             densityScale: city.densityScale)
     }
 }

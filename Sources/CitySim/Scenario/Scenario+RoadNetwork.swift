@@ -40,7 +40,7 @@ extension Scenario {
 extension Scenario.RoadNetworkSpec {
     /// The keys of `city` that describe the textbook rectangle and its travel model: errors next to `road_network`.
     static let rectangleKeys: [Scenario.City.CodingKeys] = [
-        .widthKm, .heightKm, .metric, .detourFactor, .speedKmh, .speedFactorByHour,
+        .widthKm, .heightKm, .metric, .detourFactor, .speedKmh, .speedFactorByHour, .projection,
     ]
 
     /// Reads the section and loads its network (cached per file by `RoadNetworkLibrary`).

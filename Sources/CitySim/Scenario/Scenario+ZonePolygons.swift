@@ -52,7 +52,7 @@ extension Scenario.ZonePolygonsSpec {
         }
         let path = Scenario.RoadNetworkSpec.resolve(try map.string(.geojson), against: scenarioFile)
         guard let projection else {
-            throw map.error(at: .geojson, "GeoJSON zones are in latitude/longitude: the city needs a road_network to place them")
+            throw map.error(at: .geojson, "GeoJSON zones are in latitude/longitude: the city needs a road_network or a city.projection to place them")
         }
         let idProperty = try map.optional(.idProperty, default: nil) { (r) throws(ScenarioError) -> String? in try r.string() }
         let nameProperty = try map.optional(.nameProperty, default: nil) { (r) throws(ScenarioError) -> String? in try r.string() }

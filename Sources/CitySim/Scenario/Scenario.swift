@@ -62,7 +62,7 @@ extension Scenario {
             throw map.error(at: .warmupHours, "expected a number < duration_hours (\(format(duration))), got \(format(warmup))")
         }
         let city = try map.required(.city) { (r) throws(ScenarioError) in try City.read(r) }
-        let demand = try map.required(.demand) { (r) throws(ScenarioError) in try Demand.read(r, city: city) }
+        let demand = try map.required(.demand) { (r) throws(ScenarioError) in try Demand.read(r, city: city, durationHours: duration) }
         let fleet = try map.required(.fleet) { (r) throws(ScenarioError) in try Fleet.read(r, city: city) }
         let drivers = try Drivers.read(map.section(.drivers))
         let dispatch = try Dispatch.read(map.section(.dispatch), city: city)

@@ -6,6 +6,7 @@ extension CitySimulation {
     func handle(_ event: SimEvent) throws {
         switch event {
         case .arrival: try customerArrives()
+        case .tracedArrival: tracedCustomerArrives()
         case .plannerLeg: bookPlannerLeg()
         case .shiftStarts(let d): shiftStarts(d)
         case .shiftEnds(let d): shiftEnds(d)
@@ -44,6 +45,23 @@ extension CitySimulation {
         let draw = try CustomerDraw(at: now, scenario: scenario, city: city, arrivals: arrivalsRandom,
                                     places: placesRandom, reservations: reservationsRandom, patienceRandom: patienceRandom)
         if let next = demand.nextArrival(after: now, horizon: horizon, arrivalsRandom) { schedule(.arrival, at: next) }
+        admit(draw)
+    }
+
+    /// The next customer of a trip replay or an OD matrix appears: their places are the trip's, then the
+    /// same draws as a synthetic customer's (customer, reservation, patience, ride times).
+    private func tracedCustomerArrives() {
+        guard let trip = nextTrip, let realDemand else { return }
+        let draw = CustomerDraw(at: events.now, origin: trip.origin, destination: trip.destination, scenario: scenario,
+                                arrivals: arrivalsRandom, reservations: reservationsRandom, patienceRandom: patienceRandom)
+        nextTrip = realDemand.next(after: events.now, arrivals: arrivalsRandom, places: placesRandom)
+        if let nextTrip { schedule(.tracedArrival, at: nextTrip.time) }
+        admit(draw)
+    }
+
+    /// Makes the customer's request (or reservation) and records it; the request's ride times are drawn now.
+    private func admit(_ draw: CustomerDraw) {
+        let now = events.now
         let rideDraw = RideDraw(scenario: scenario, ridesRandom)
         let (origin, destination, drawnCustomer, reserves) = (draw.origin, draw.destination, draw.drawnCustomer, draw.reserves)
         let meeting = draw.meetingTime ?? 0

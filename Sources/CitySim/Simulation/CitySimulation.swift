@@ -27,6 +27,9 @@ public final class CitySimulation {
     /// configurations sharing a seed see the same rides (common random numbers).
     let ridesRandom: RandomStream
     let demand: DemandProcess
+    /// The customers of a trip replay or an OD matrix (nil for the synthetic model), and the next one due.
+    let realDemand: RealDemand?
+    var nextTrip: DemandTrip?
     /// The planner users' planned taxi legs (nil without a `planner` section).
     let plannerDemand: PlannerDemand?
     /// Per planned taxi leg, in `plannerDemand.legs` order: the request it became, or nil when the core refused it.
@@ -78,6 +81,7 @@ public final class CitySimulation {
         queueStints = QueueStints(windowStart: warmup)
         fleetRandom = streams.stream(named: "fleet")
         demand = DemandProcess(ratePerHour: (0..<24).map(scenario.demand.rate(atHour:)))
+        realDemand = try RealDemand(scenario: scenario, city: city, streams: streams, horizon: horizon)
         if let planner = scenario.planner {
             plannerDemand = try PlannerDemand.generate(planner, scenario: scenario, city: city,
                                                        random: streams.stream(named: PlannerDemand.streamName))
@@ -91,12 +95,17 @@ public final class CitySimulation {
         let started = Date()
         // Storage sized from the scenario (expected arrivals plus 4 standard deviations of their Poisson
         // count, plus planner legs), so the requests' records are not copied while they grow.
-        let expected = demand.expectedArrivals(horizon: horizon)
+        let expected = realDemand?.expectedCount ?? demand.expectedArrivals(horizon: horizon)
         let requests = Int(expected + 4 * expected.squareRoot()) + 16 + (plannerDemand?.legs.count ?? 0)
         rides.reserveCapacity(requests)
         core.reserveCapacity(drivers: scenario.fleet.totalTaxis, requests: requests)
         try setUpFleet()
-        if let first = demand.nextArrival(after: 0, horizon: horizon, arrivalsRandom) { schedule(.arrival, at: first) }
+        if let realDemand {
+            nextTrip = realDemand.next(after: 0, arrivals: arrivalsRandom, places: placesRandom)
+            if let nextTrip { schedule(.tracedArrival, at: nextTrip.time) }
+        } else if let first = demand.nextArrival(after: 0, horizon: horizon, arrivalsRandom) {
+            schedule(.arrival, at: first)
+        }
         if let first = plannerDemand?.legs.first { schedule(.plannerLeg, at: first.bookAt) }
         schedule(.hourTick(hour: 0), at: 0, priority: 1)
         while let (time, event) = events.popNext() {

@@ -6,6 +6,8 @@ import DispatchCore
 enum SimEvent {
     /// The next customer arrives.
     case arrival
+    /// The next customer of a trip replay or an OD matrix arrives (`CitySimulation.realDemand`).
+    case tracedArrival
     /// The next planner user's taxi leg reaches the core (`CitySimulation.plannerBookings`).
     case plannerLeg
     case shiftStarts(driver: Int32)

@@ -24,6 +24,20 @@ public struct LocalProjection: Sendable, Equatable {
         metresPerDegreeLon = metresPerDegreeLat * cos(centreLatitude * Double.pi / 180)
     }
 
+    /// The same projection as `plane` (DispatchCore's value type, which CitySim's rectangle cities state).
+    public init(_ plane: EquirectangularProjection) {
+        southWest = LatLon(latitude: plane.southWestLatitude, longitude: plane.southWestLongitude)
+        centreLatitude = plane.referenceLatitude
+        metresPerDegreeLat = Self.earthRadius * Double.pi / 180
+        metresPerDegreeLon = metresPerDegreeLat * cos(centreLatitude * Double.pi / 180)
+    }
+
+    /// This projection as DispatchCore's `EquirectangularProjection` (the same formulas and constants).
+    public var plane: EquirectangularProjection {
+        EquirectangularProjection(southWestLatitude: southWest.latitude, southWestLongitude: southWest.longitude,
+                                  referenceLatitude: centreLatitude)
+    }
+
     /// The position in metres of a point.
     @inlinable
     public func project(_ point: LatLon) -> Position {

@@ -1,0 +1,68 @@
+import DispatchCore
+
+/// The customers of a trip replay (`demand.trips`) or of a fitted OD matrix (`demand.od_matrix`) in one
+/// run: when the next one asks, from where and to where. The simulator and the load generator both read
+/// their customers from it, so they see the same ones for a seed.
+///
+/// - Replay: the run's `ReplaySchedule`, drawn up front from the `tripReplay` stream.
+/// - OD matrix: arrival times from `DemandProcess` at the fitted rates × scale (the `arrivals` stream, as
+///   the synthetic model draws them); per arrival one (origin zone, destination zone) pair from its
+///   hour's matrix, then the origin's and the destination's points (the `places` stream).
+///
+/// Invariant: `next` returns customers in non-decreasing time, each in [0, horizon), each place in a zone.
+final class RealDemand {
+    /// The stream a replay's resampling and zone points come from.
+    static let replayStreamName = "tripReplay"
+
+    private enum Source {
+        case replay(ReplaySchedule)
+        case odMatrix(DemandProcess, [DiscreteDistribution], [[ODMatrix.Pair]])
+    }
+
+    private let source: Source
+    private let zones: ZonePoints
+    private let horizon: Double
+    private var nextIndex = 0
+
+    /// The scenario's real demand, or nil for the synthetic model.
+    init?(scenario: Scenario, city: CityModel, streams: RandomStreams, horizon: Double) throws {
+        let demand = scenario.demand
+        zones = ZonePoints(layout: city.geometry.layout)
+        self.horizon = horizon
+        if let replay = demand.trips {
+            source = .replay(ReplaySchedule(replay: replay, scale: demand.scale, horizon: horizon, zones: zones,
+                                            streams.stream(named: Self.replayStreamName)))
+        } else if let fitted = demand.odMatrix {
+            let pairs = (0..<24).map { fitted.model.pairs(atHour: $0) }
+            // An hour without pairs has rate 0 (checked when read): a placeholder table is never drawn from.
+            let tables = try pairs.map { try DiscreteDistribution(weights: $0.isEmpty ? [1] : $0.map { Double($0.trips) }) }
+            source = .odMatrix(DemandProcess(ratePerHour: (0..<24).map(demand.rate(atHour:))), tables, pairs)
+        } else {
+            return nil
+        }
+    }
+
+    /// How many customers to size storage for.
+    var expectedCount: Double {
+        switch source {
+        case .replay(let schedule): return Double(schedule.trips.count)
+        case .odMatrix(let process, _, _): return process.expectedArrivals(horizon: horizon)
+        }
+    }
+
+    /// The next customer after `time`, or nil when none comes before the horizon.
+    func next(after time: Double, arrivals: RandomStream, places: RandomStream) -> DemandTrip? {
+        switch source {
+        case .replay(let schedule):
+            guard nextIndex < schedule.trips.count else { return nil }
+            nextIndex += 1
+            return schedule.trips[nextIndex - 1]
+        case .odMatrix(let process, let tables, let pairs):
+            guard let at = process.nextArrival(after: time, horizon: horizon, arrivals) else { return nil }
+            let hour = Int(at / 3600) % 24
+            let pair = pairs[hour][tables[hour].sample(using: places)]
+            let origin = zones.point(in: pair.origin, places)
+            return DemandTrip(time: at, origin: origin, destination: zones.point(in: pair.destination, places))
+        }
+    }
+}
