@@ -83,3 +83,29 @@ struct GeoJSONZoneScenarioTests {
         #expect(throws: ScenarioError.self) { try Scenario.load(yaml: yaml, file: scenariosDirectory.appendingPathComponent("x.yaml").path) }
     }
 }
+
+extension GeoJSONZoneScenarioTests {
+    @Test("helsinki-trips replays TLC-layout rows by GeoJSON district id: counts per district, points on the roads")
+    func helsinkiTripsReplayByDistrictID() throws {
+        let scenario = try SimulationRunTests.scenario("helsinki-trips.yaml", [])
+        let spec = try #require(scenario.city.zone.polygons)
+        let result = try CitySimulation(scenario: scenario).run()
+        // The file's kept rows per pickup district (rows to 265, outside, are dropped).
+        let csv = try String(contentsOf: scenariosDirectory.appendingPathComponent("trips/helsinki-sample.csv"), encoding: .utf8)
+        let rows = csv.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let kept = rows.filter { $0[8] != "265" }
+        #expect(result.rides.count == kept.count)
+        let roads = try #require(CityModel(scenario: scenario).roads)
+        var requests = [Int](repeating: 0, count: spec.ids.count)
+        for ride in result.rides {
+            let origin = Position(x: ride.originX, y: ride.originY)
+            #expect(roads.snap(origin).distance < 1e-9)
+            requests[ride.originZone] += 1
+        }
+        for (zone, id) in spec.ids.enumerated() {
+            let expected = kept.filter { $0[7] == Substring(id) }.count
+            // Each point is drawn in its district until its nearest road is in the district too.
+            #expect(requests[zone] == expected, "district \(id): \(requests[zone]) requests, \(expected) rows")
+        }
+    }
+}

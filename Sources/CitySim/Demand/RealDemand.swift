@@ -9,7 +9,8 @@ import DispatchCore
 ///   the synthetic model draws them); per arrival one (origin zone, destination zone) pair from its
 ///   hour's matrix, then the origin's and the destination's points (the `places` stream).
 ///
-/// Invariant: `next` returns customers in non-decreasing time, each in [0, horizon), each place in a zone.
+/// Invariant: `next` returns customers in non-decreasing time, each in [0, horizon), each place in a zone
+/// (and, in a road city, on the nearest road whenever that point is in a zone too).
 final class RealDemand {
     /// The stream a replay's resampling and zone points come from.
     static let replayStreamName = "tripReplay"
@@ -21,13 +22,16 @@ final class RealDemand {
 
     private let source: Source
     private let zones: ZonePoints
+    /// The city, whose road network (if any) every place is snapped to.
+    private let city: CityModel
     private let horizon: Double
     private var nextIndex = 0
 
     /// The scenario's real demand, or nil for the synthetic model.
     init?(scenario: Scenario, city: CityModel, streams: RandomStreams, horizon: Double) throws {
         let demand = scenario.demand
-        zones = ZonePoints(layout: city.geometry.layout)
+        zones = ZonePoints(layout: city.geometry.layout, roads: city.roads)
+        self.city = city
         self.horizon = horizon
         if let replay = demand.trips {
             source = .replay(ReplaySchedule(replay: replay, scale: demand.scale, horizon: horizon, zones: zones,
@@ -56,13 +60,14 @@ final class RealDemand {
         case .replay(let schedule):
             guard nextIndex < schedule.trips.count else { return nil }
             nextIndex += 1
-            return schedule.trips[nextIndex - 1]
+            let trip = schedule.trips[nextIndex - 1]
+            return DemandTrip(time: trip.time, origin: city.onRoad(trip.origin), destination: city.onRoad(trip.destination))
         case .odMatrix(let process, let tables, let pairs):
             guard let at = process.nextArrival(after: time, horizon: horizon, arrivals) else { return nil }
             let hour = Int(at / 3600) % 24
             let pair = pairs[hour][tables[hour].sample(using: places)]
             let origin = zones.point(in: pair.origin, places)
-            return DemandTrip(time: at, origin: origin, destination: zones.point(in: pair.destination, places))
+            return DemandTrip(time: at, origin: city.onRoad(origin), destination: city.onRoad(zones.point(in: pair.destination, places)))
         }
     }
 }

@@ -81,6 +81,14 @@ final class CityModel {
         return point  // a network with no road inside the zones; not reached with a sensible zone size
     }
 
+    /// A given place (a replayed trip's, an OD-matrix draw's) on the road network: snapped to the nearest
+    /// road when the snapped point is in the city, else kept as it is. On the grid, the place itself.
+    func onRoad(_ place: Position) -> Position {
+        guard let roads else { return place }
+        let snapped = roads.snap(place).point
+        return geometry.contains(snapped) ? snapped : place
+    }
+
     /// How many proposals are drawn for one origin before the trip-length band is declared out of reach.
     static let destinationAttempts = 100_000
 
