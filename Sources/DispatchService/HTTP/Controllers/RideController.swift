@@ -30,7 +30,10 @@ struct RideController {
 
     @Sendable func request(_ request: Request, context: ServiceRequestContext) async throws -> EditedResponse<RideBody> {
         let customer = CustomerID(try context.require(.customer).accountID)
-        let body = try await request.decode(as: RideRequest.self, context: context)
+        var request = request
+        let buffer = try await request.collectBody(upTo: context.maxUploadSize)
+        let body = if let read = RideRequestReader.read(buffer) { read }
+            else { try await request.decode(as: RideRequest.self, context: context) }
         let ride = try await Self.naming(body.origin, body.destination) {
             try await host.requestRide(customer: customer, from: body.origin.position,
                                        to: body.destination.position, patience: body.patienceS ?? 0)
