@@ -28,7 +28,8 @@ extension DispatchCore {
         }
         problems += index.invariantViolations(expected: expectedInIndex)
         var engagedDriverOfRequest: [RequestID: DriverID] = [:]
-        for request in requests {
+        problems += archiveViolations()
+        for request in requests where request.id != Self.archivedMarker {
             switch request.status {
             case .offered(let d), .accepted(let d), .pickedUp(let d):
                 engagedDriverOfRequest[request.id] = d
@@ -51,6 +52,19 @@ extension DispatchCore {
             problems.append("\(drivers[Int(slot)].id) is engaged in \(request), which does not name it")
         }
         return problems + livenessViolations()
+    }
+
+    /// Archiving: the tombstone count is right, archived records had ended, and the id → slot
+    /// table names exactly the records held whose id is not their slot.
+    private func archiveViolations() -> [String] {
+        var problems: [String] = []
+        let tombstones = requests.filter { $0.id == Self.archivedMarker }
+        if tombstones.count != archivedSlots { problems.append("\(tombstones.count) archived records, \(archivedSlots) counted") }
+        if tombstones.contains(where: { !$0.status.isTerminal }) { problems.append("an archived request had not ended") }
+        for (id, slot) in requestSlot where Int(slot) >= requests.count || requests[Int(slot)].id != id {
+            problems.append("\(id) is filed at slot \(slot), which holds another record")
+        }
+        return problems
     }
 
     /// Liveness: every pending request waits somewhere it will be found — in the waiting lists

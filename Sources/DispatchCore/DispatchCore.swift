@@ -38,6 +38,8 @@ public final class DispatchCore {
     var requests: [RequestRecord] = []
     /// Slots of requests whose ID is not their slot (see `knownSlot(of:)`).
     var requestSlot: [RequestID: Int32] = [:]
+    /// Archived records still in `requests` (tombstones), dropped by the next compaction.
+    var archivedSlots = 0
     var queues: ZoneQueues
     var index: AvailableTaxiIndex
     /// D12: each customer's open immediate request.
@@ -194,6 +196,12 @@ public final class DispatchCore {
     /// The taxi code of a driver.
     public func taxiCode(of driver: DriverID) -> String? { knownSlot(of: driver).map { drivers[Int($0)].taxiCode } }
 
-    /// Every known request and its state, in the order they were made.
-    public var allRequests: [(RequestID, RequestStatus)] { requests.map { ($0.id, $0.status) } }
+    /// Every request held (not archived) and its state, in the order they were made.
+    public var allRequests: [(RequestID, RequestStatus)] {
+        if archivedSlots == 0 { return requests.map { ($0.id, $0.status) } }
+        return requests.lazy.filter { $0.id != Self.archivedMarker }.map { ($0.id, $0.status) }
+    }
+
+    /// Requests held in memory (archived ones excluded).
+    public var requestCount: Int { requests.count - archivedSlots }
 }

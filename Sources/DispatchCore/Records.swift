@@ -15,7 +15,8 @@ struct DriverRecord: Equatable {
 /// Invariant: the due times below are those of the timers the core asked for last; a timer that
 /// fires before its due time, or belongs to an earlier offer or assignment, changes nothing.
 struct RequestRecord: Equatable {
-    let id: RequestID
+    /// The request's id; `DispatchCore.archivedMarker` once archived (a tombstone until the next compaction).
+    var id: RequestID
     let customer: CustomerID
     let origin: Position
     let destination: Position

@@ -69,6 +69,7 @@ public struct DispatchServiceApp: Sendable {
         for driver in try await store.accounts(role: .driver) where !(await host.knowsDriver(DriverID(driver.id))) {
             try await host.execute(.addDriver(DriverID(driver.id), taxiCode: driver.taxiCode ?? "TAXI-\(driver.id)"))
         }
+        await host.archiveEndedRides(after: config.archiveAfterS ?? ServiceConfig.defaultArchiveAfter)
         let metrics = ServiceMetrics()
         await host.measure(with: metrics)
         return DispatchServiceApp(config: config, host: host, accounts: accounts,

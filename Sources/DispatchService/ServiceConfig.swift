@@ -19,6 +19,7 @@ import Yams
 ///   transfer_s: 60
 /// clock_speed: 1                # > 1 runs the service clock faster (load tests: `citysim load --speed`)
 /// login_burst_per_address: 30   # logins one client address may make at once (load tests from one host raise it)
+/// archive_after_s: 600          # ended rides leave memory this long after they end (read from the store then)
 /// log: { level: info, format: text, requests: debug }   # format json: one JSON object a line
 /// ```
 ///
@@ -60,6 +61,12 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
     public var loginBurstPerAddress: Int?
     /// Log level, format and request logging; nil = info, text, requests at debug.
     public var log: LogSettings?
+    /// Seconds (service clock) after which an ended ride leaves memory for the store's archive, where
+    /// `GET /v1/rides/{id}` still finds it; D13 reports are taken until then. Default 600.
+    public var archiveAfterS: Double?
+
+    /// The default of `archive_after_s`.
+    public static let defaultArchiveAfter = 600.0
 
     public init(scenario: String, database: String, host: String = "127.0.0.1", port: Int = 8080,
                 admin: Admin, tokenLifetimeS: Double? = nil, bcryptCost: Int? = nil, clockSpeed: Double? = nil,
@@ -107,6 +114,7 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
         if let c = bcryptCost, !(4...31).contains(c) { throw fail("bcrypt_cost must be 4–31") }
         if let s = clockSpeed, !(s.isFinite && s > 0) { throw fail("clock_speed must be > 0") }
         if let b = loginBurstPerAddress, b < 1 { throw fail("login_burst_per_address must be at least 1") }
+        if let a = archiveAfterS, !(a.isFinite && a >= 0) { throw fail("archive_after_s must be >= 0") }
         _ = try storeLocation()
         guard admin.password.utf8.count >= 8 else { throw fail("admin.password must be at least 8 bytes") }
         if let planner {
@@ -137,6 +145,7 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
         case scenario, database, host, port, admin
         case tokenLifetimeS = "token_lifetime_s", bcryptCost = "bcrypt_cost"
         case clockSpeed = "clock_speed", loginBurstPerAddress = "login_burst_per_address", planner, log
+        case archiveAfterS = "archive_after_s"
     }
 }
 

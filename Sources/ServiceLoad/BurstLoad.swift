@@ -5,7 +5,8 @@ import Foundation
 /// signed-in customer, request rides (origins and destinations from the scenario's
 /// demand) for `duration` seconds, with an optional share of D14 queue queries in
 /// between: back to back (closed loop), or paced so that all together send `rate`
-/// ride requests per second (each client on its own fixed schedule).
+/// ride requests per second (each client on its own fixed schedule). With `drivers`, taxis
+/// take the offers and complete those rides at once (`BurstDriver`).
 ///
 /// Invariant: each client has at most one call in flight; every 201 is noted in
 /// `acknowledged`; the recorder is reset after `warmup` so only the steady phase is
@@ -24,6 +25,14 @@ public struct BurstLoad: Sendable {
     public var rate: Double?
     /// Paced sends that started more than 10 ms after their scheduled time.
     public let lateStarts = PlayCounters()
+    /// Taxis that take offers and complete the rides at once (`BurstDriver`); none by default,
+    /// so every ride is answered `rejected` (D7).
+    public var drivers: [SignedIn] = []
+    /// Real seconds between a taxi's looks at `GET /v1/driver`.
+    public var driverPoll = 0.05
+    /// What the taxis did ("rides completed").
+    public let driverCounters = PlayCounters()
+    let home: WirePoint
 
     public init(api: ServiceAPI, customers: [SignedIn], play: ScenarioPlay, duration: Double, warmup: Double,
                 queryShare: Double, acknowledged: AcknowledgedRides) {
@@ -37,6 +46,7 @@ public struct BurstLoad: Sendable {
                        WirePoint(x: play.cityWidth * 3 / 4, y: play.cityHeight * 3 / 4))]
         }
         self.places = places
+        home = WirePoint(x: play.cityWidth / 2, y: play.cityHeight / 2)
         self.duration = duration
         self.warmup = warmup
         self.queryShare = queryShare
@@ -51,6 +61,10 @@ public struct BurstLoad: Sendable {
         await withTaskGroup(of: Void.self) { group in
             for (index, customer) in customers.enumerated() {
                 group.addTask { await client(index, customer, until: end) }
+            }
+            for driver in drivers {
+                let taxi = BurstDriver(api: api, me: driver, home: home, poll: driverPoll, counters: driverCounters)
+                group.addTask { await taxi.run(until: end) }
             }
             group.addTask {
                 try? await Task.sleep(until: measuredFrom, clock: .continuous)

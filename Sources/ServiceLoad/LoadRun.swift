@@ -31,6 +31,8 @@ public struct LoadOptions: Sendable {
     public var queryShare = 0.0
     /// Burst mode: total ride requests per second, paced (nil: closed loop, back to back).
     public var rate: Double?
+    /// Burst mode: taxis that take offers and complete the rides at once (0: every ride is rejected).
+    public var burstDrivers = 0
     /// Tags this run's accounts (unique per run against one database).
     public var tag = String(UInt32.random(in: 0...UInt32.max), radix: 36)
 
@@ -80,16 +82,23 @@ public enum LoadRun {
         case .burst:
             log("setting up \(options.concurrency) customers …")
             let customers = try await setup.customers(options.concurrency)
+            let drivers = try await setup.drivers(taxiCodes: (0..<options.burstDrivers).map { "B\($0)" }, admin: admin)
             api.recorder.reset()
             log("burst: \(options.concurrency) clients for \(options.duration) s after \(options.warmup) s warm-up"
                 + (options.rate.map { ", paced at \($0) ride requests/s in all" } ?? ", back to back"))
             var burst = BurstLoad(api: api, customers: customers, play: play, duration: options.duration,
                                   warmup: options.warmup, queryShare: options.queryShare, acknowledged: acknowledged)
             burst.rate = options.rate
+            burst.drivers = drivers
+            burst.driverPoll = options.driverPoll
             let seconds = await burst.run()
             if let rate = options.rate {
                 notes["paced_rate_per_s"] = "\(rate)"
                 notes["late_starts"] = "\(burst.lateStarts.snapshot["late"] ?? 0)"
+            }
+            if !drivers.isEmpty {
+                notes["drivers"] = "\(drivers.count)"
+                notes["rides_completed"] = "\(burst.driverCounters.snapshot["rides completed"] ?? 0)"
             }
             let rides = api.recorder.snapshot()["POST /v1/rides"]
             let durable = rides?.statuses[201] ?? 0

@@ -60,8 +60,11 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(help: "Scenario mode: real seconds between a customer's looks at its ride.")
     var poll = 1.0
 
-    @Option(help: "Scenario mode: real seconds between a driver's looks at GET /v1/driver.")
+    @Option(help: "Real seconds between a driver's looks at GET /v1/driver (scenario mode; burst mode with --drivers).")
     var driverPoll = 0.25
+
+    @Option(help: "Burst mode: taxis that accept every offer and complete the ride at once (default 0: rides are rejected).")
+    var drivers = 0
 
     @Option(help: "Burst mode: share of iterations that also ask GET /v1/queue (0–1).")
     var queryShare = 0.0
@@ -76,6 +79,8 @@ struct LoadCommand: AsyncParsableCommand {
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be > 0") }
         guard (0...1).contains(queryShare) else { throw ValidationError("--query-share must be 0–1") }
+        guard drivers >= 0 else { throw ValidationError("--drivers must be 0 or more") }
+        guard driverPoll > 0, driverPoll.isFinite else { throw ValidationError("--driver-poll must be > 0") }
         if let rate, !(rate > 0 && rate.isFinite) { throw ValidationError("--rate must be > 0") }
         _ = try Self.seconds(duration)
         _ = try Self.seconds(warmup)
@@ -109,6 +114,7 @@ struct LoadCommand: AsyncParsableCommand {
         options.driverPoll = driverPoll
         options.queryShare = queryShare
         options.rate = rate
+        options.burstDrivers = drivers
         let outcome = try await LoadRun.run(options) { message in
             FileHandle.standardError.write(Data("citysim load: \(message)\n".utf8))
         }

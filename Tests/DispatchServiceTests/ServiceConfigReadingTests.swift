@@ -72,7 +72,7 @@ import Testing
         #expect(variables.isSuperset(of: ["CITYSIM_SCENARIO", "CITYSIM_DATABASE", "CITYSIM_DATABASE_FILE", "CITYSIM_PORT",
                                           "CITYSIM_ADMIN_PASSWORD", "CITYSIM_ADMIN_PASSWORD_FILE", "CITYSIM_TOKEN_LIFETIME_S",
                                           "CITYSIM_CLOCK_SPEED", "CITYSIM_LOGIN_BURST_PER_ADDRESS", "CITYSIM_LOG_REQUESTS",
-                                          "CITYSIM_PLANNER_TRANSFER_S"]))
+                                          "CITYSIM_PLANNER_TRANSFER_S", "CITYSIM_ARCHIVE_AFTER_S"]))
         #expect(variables.count == ServiceConfigReader.overridable.count)  // no two keys share a variable
     }
 

@@ -31,6 +31,10 @@ import Testing
         try await StoreContract.outboxKeepsOrder(engine)
     }
 
+    @Test(arguments: StoreEngine.embedded) func archivedRidesRoundTrip(_ engine: StoreEngine) async throws {
+        try await StoreContract.archivedRidesRoundTrip(engine)
+    }
+
     @Test(arguments: StoreEngine.embedded) func plannerRowsRoundTrip(_ engine: StoreEngine) async throws {
         try await StoreContract.plannerRowsRoundTrip(engine)
     }
@@ -55,6 +59,7 @@ struct PostgresStoreContractTests {
     @Test func tokensAreStoredAndDeleted() async throws { try await StoreContract.tokensAreStoredAndDeleted(.postgres) }
     @Test func resetTokensAreConsumedOnce() async throws { try await StoreContract.resetTokensAreConsumedOnce(.postgres) }
     @Test func outboxKeepsOrder() async throws { try await StoreContract.outboxKeepsOrder(.postgres) }
+    @Test func archivedRidesRoundTrip() async throws { try await StoreContract.archivedRidesRoundTrip(.postgres) }
     @Test func plannerRowsRoundTrip() async throws { try await StoreContract.plannerRowsRoundTrip(.postgres) }
     @Test func restartRebuildsDriversQueuesRidesAndTimers() async throws {
         try await StoreContract.restartRebuildsDriversQueuesRidesAndTimers(.postgres)

@@ -48,12 +48,15 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownAccount(Int)
     /// The logged command at `sequence` could not be read back.
     case corruptLog(sequence: Int64, reason: String)
+    /// The archived ride `id` could not be read back.
+    case corruptArchive(id: Int)
 
     public var description: String {
         switch self {
         case .duplicate(let what): return "\(what) is already taken"
         case .unknownAccount(let id): return "unknown account \(id)"
         case .corruptLog(let sequence, let reason): return "command log entry \(sequence) is unreadable: \(reason)"
+        case .corruptArchive(let id): return "archived ride \(id) is unreadable"
         }
     }
 }

@@ -22,3 +22,24 @@ extension DispatchHost {
     /// The core's time: the last command's (after a restart, where a scaled clock resumes).
     public var coreTime: Double { core.now }
 }
+
+extension HostCensus {
+    /// Two id-sorted lists as one, a ride in both (held while being archived) once, as held.
+    static func merge(_ held: [ArchivedState],
+                      _ archived: [ArchivedState]) -> [ArchivedState] {
+        var merged: [ArchivedState] = []
+        merged.reserveCapacity(held.count + archived.count)
+        var i = 0, j = 0
+        while i < held.count || j < archived.count {
+            if j == archived.count || (i < held.count && held[i].id <= archived[j].id) {
+                if j < archived.count, held[i].id == archived[j].id { j += 1 }
+                merged.append(held[i])
+                i += 1
+            } else {
+                merged.append(archived[j])
+                j += 1
+            }
+        }
+        return merged
+    }
+}

@@ -21,7 +21,8 @@ public enum HostError: Error, Sendable, CustomStringConvertible {
 /// become timers that send `.timerFired` back; effects are published to the
 /// parties' event streams once durable. On start the host replays the store's
 /// command log through a fresh core at the logged times, which rebuilds
-/// drivers, queues, open rides, reservations and pending timers. Each command
+/// drivers, queues, open rides, reservations and pending timers, then leaves
+/// out of memory the rides the store has archived (`archiveEnded`). Each command
 /// runs in a `dispatch.<op>` span and each commit in a `store.commit` span of the
 /// injected tracer (see `CommandTrace`).
 ///
@@ -48,6 +49,13 @@ public actor DispatchHost {
     var metrics: ServiceMetrics?
     /// Receives the `dispatch.<op>` and `store.commit` spans (a no-op unless a tracer is bootstrapped or given).
     let tracer: any Tracer
+    /// Ended rides leave memory this many seconds after they end (nil: never); see `archiveEnded`.
+    var archiveAfter: Double?
+    var archiving = false
+    /// Rides in the store's archive, by state (not held in memory).
+    public internal(set) var archivedCounts: [RequestStatus: Int] = [:]
+    /// Counts rebuilds, so an archiving round that spans one leaves the rebuilt state alone.
+    var rebuilds = 0
 
     /// The last sequence number handed out, and the last one known durable.
     private var sequence: Int64 = 0
@@ -207,8 +215,11 @@ public actor DispatchHost {
                 refusals += 1
             }
         }
+        let archived = try await dropArchived(from: fresh, ledger: &ledger)
         core = fresh
         self.ledger = ledger
+        archivedCounts = archived
+        rebuilds += 1
         timers = TimerQueue()
         for (timer, dues) in pending.sorted(by: { $0.value.min()! < $1.value.min()! }) {
             for due in dues.sorted() { timers.insert(timer, due: due) }

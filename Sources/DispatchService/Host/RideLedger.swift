@@ -4,6 +4,9 @@ import DispatchCore
 /// queries: who asked, from where to where, the taxi code and ETA told, the
 /// fare charged, and each driver's open offer. Rebuilt by replaying the log,
 /// since it is a function of the commands and their effects.
+///
+/// Invariant: `ended[endedHead...]` lists every ride held that has ended, in the order (and
+/// core time) it ended; `forget` takes a ride out of `rides` and `ridesOfCustomer` (archiving).
 struct RideLedger {
     struct Ride: Sendable, Equatable {
         let id: RequestID
@@ -37,6 +40,9 @@ struct RideLedger {
     private(set) var drivers: [DriverID] = []
     /// The largest request id seen.
     private(set) var largestRequestID = 0
+    /// Rides that ended, oldest first, with the core time they ended (entries before `endedHead` are gone).
+    private(set) var ended: [(at: Double, id: RequestID)] = []
+    private(set) var endedHead = 0
 
     /// Notes what an accepted command and its effects changed.
     mutating func record(_ command: Command, at time: Double, effects: [Effect]) {
@@ -64,6 +70,9 @@ struct RideLedger {
             case .rideCompleted(let request, let driver):
                 rides[request]?.servedBy = driver
                 rides[request]?.completedAt = time
+                ended.append((time, request))
+            case .noTaxiAvailable(let request, _), .requestExpired(let request, _), .requestCancelled(let request):
+                ended.append((time, request))
             default: break
             }
         }
@@ -73,6 +82,35 @@ struct RideLedger {
         rides[ride.id] = ride
         ridesOfCustomer[ride.customer, default: []].append(ride.id)
         largestRequestID = max(largestRequestID, ride.id.rawValue)
+    }
+
+    /// The first (at most `limit`) rides on the `ended` list that ended by `time`, oldest first.
+    func ended(through time: Double, limit: Int) -> [RequestID] {
+        var due: [RequestID] = []
+        var at = endedHead
+        while at < ended.count, due.count < limit, ended[at].at <= time {
+            due.append(ended[at].id)
+            at += 1
+        }
+        return due
+    }
+
+    /// Takes the first `count` rides off the `ended` list.
+    mutating func dropEnded(_ count: Int) {
+        endedHead = min(endedHead + count, ended.count)
+        if endedHead > 1024, endedHead * 2 > ended.count {
+            ended.removeFirst(endedHead)
+            endedHead = 0
+        }
+    }
+
+    /// Forgets an archived ride (its offers are long gone: it ended).
+    mutating func forget(_ id: RequestID) {
+        guard let ride = rides.removeValue(forKey: id) else { return }
+        if var list = ridesOfCustomer[ride.customer], let at = list.firstIndex(of: id) {
+            list.remove(at: at)
+            ridesOfCustomer[ride.customer] = list.isEmpty ? nil : list
+        }
     }
 
     /// The customer of a request, if known.

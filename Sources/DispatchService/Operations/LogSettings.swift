@@ -46,7 +46,7 @@ public struct LogSettings: Codable, Sendable, Equatable {
         case .text:
             var handler = StreamLogHandler.standardOutput(label: label)
             handler.logLevel = loggerLevel
-            return handler
+            return DeferredMetadataLogHandler(handler)
         }
     }
 

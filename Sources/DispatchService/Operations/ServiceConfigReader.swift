@@ -30,7 +30,7 @@ struct ServiceConfigReader {
         "admin": .mapping(["email": .value, "password": .value, "password_file": .value]),
         "token_lifetime_s": .value, "bcrypt_cost": .value,
         "planner": .mapping(["gtfs": .value, "origin": .mapping(["lat": .value, "lon": .value]), "transfer_s": .value]),
-        "clock_speed": .value, "login_burst_per_address": .value,
+        "clock_speed": .value, "login_burst_per_address": .value, "archive_after_s": .value,
         "log": .mapping(["level": .value, "format": .value, "requests": .value]),
     ])
 
@@ -187,7 +187,7 @@ struct ServiceConfigReader {
     static func expectation(_ path: [String]) -> String {
         switch path.last ?? "" {
         case "port", "bcrypt_cost", "login_burst_per_address": "an integer"
-        case "token_lifetime_s", "clock_speed", "transfer_s", "lat", "lon": "a number"
+        case "token_lifetime_s", "clock_speed", "transfer_s", "lat", "lon", "archive_after_s": "a number"
         case "level": "one of \(LogSettings.Level.allCases.map(\.rawValue).joined(separator: ", "))"
         case "requests": "a log level (\(LogSettings.Level.allCases.map(\.rawValue).joined(separator: ", ")))"
         case "format": "text or json"

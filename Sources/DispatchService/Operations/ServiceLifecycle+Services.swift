@@ -1,13 +1,19 @@
 import DispatchCore
 import ServiceLifecycle
 
-/// The timer loop as a service: fires the host's timers until graceful shutdown, which it
-/// reaches after the HTTP server has drained (it is started before the server, so stopped after it).
+/// The timer loop as a service: fires the host's timers, and archives ended rides beside it, until
+/// graceful shutdown, which it reaches after the HTTP server has drained (it is started before the
+/// server, so stopped after it).
 struct TimerService: Service {
     let host: DispatchHost
 
     func run() async throws {
-        await cancelWhenGracefulShutdown { await host.runTimers() }
+        await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await host.runTimers() }
+                group.addTask { await host.runArchiving() }
+            }
+        }
     }
 }
 

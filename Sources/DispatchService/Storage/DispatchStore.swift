@@ -7,7 +7,8 @@
 ///
 /// Contract: `append` returns only when the commands are durable; a failed
 /// append stores none of them; `commands()` returns them in sequence order.
-public protocol DispatchStore: Sendable {
+/// It is also the `RideArchive` of ended rides the host no longer holds.
+public protocol DispatchStore: RideArchive {
     /// The storage engine's name in traces (`store.backend`): `sqlite`, `postgresql`, `memory`;
     /// by default the type's name.
     var backend: String { get }

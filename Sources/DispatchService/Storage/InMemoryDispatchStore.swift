@@ -1,3 +1,4 @@
+import DispatchCore
 import Synchronization
 
 /// A `DispatchStore` in memory, for tests: same contract, nothing survives the process.
@@ -12,6 +13,8 @@ public final class InMemoryDispatchStore: DispatchStore {
     }
 
     private let state = Mutex(State())
+    /// Archived rides by id (`RideArchive`).
+    let archived = Mutex<[RequestID: RideSnapshot]>([:])
 
     public init() {}
 

@@ -5,7 +5,7 @@ import PostgresNIO
 /// A `DispatchStore` on a PostgreSQL server through postgres-nio's `PostgresClient` (a connection pool).
 ///
 /// Same tables and contract as `SQLiteDispatchStore`: `command_log` (append-only), `account`,
-/// `token` and `reset_token` (SHA-256 hashes only), `outbox`; the schema is brought up to date at
+/// `token` and `reset_token` (SHA-256 hashes only), `outbox`, `archived_ride`; the schema is brought up to date at
 /// open and recorded in `schema_version`. Every value is a bound parameter. The store runs its
 /// client's pool in a task of its own, ended by `close()` (or when the store is released).
 ///
@@ -85,6 +85,7 @@ public final class PostgresDispatchStore: DispatchStore {
                 body TEXT NOT NULL, created_at DOUBLE PRECISION NOT NULL)
             """,
         ]),
+        archiveMigration,
     ]
 
     // MARK: - Command log

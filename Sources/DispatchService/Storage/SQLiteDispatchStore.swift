@@ -4,7 +4,8 @@ import GRDB
 /// The embedded default `DispatchStore`: one SQLite file in WAL mode through GRDB.
 ///
 /// Tables: `command_log` (append-only: sequence, time, JSON command), `account`,
-/// `token` and `reset_token` (SHA-256 hashes only), `outbox`.
+/// `token` and `reset_token` (SHA-256 hashes only), `outbox`, `archived_ride` (ended rides the
+/// host no longer holds).
 ///
 /// ```swift
 /// let store = try SQLiteDispatchStore(path: "/var/lib/citysim/service.sqlite")
@@ -71,6 +72,7 @@ public final class SQLiteDispatchStore: DispatchStore {
                                      subject TEXT NOT NULL, body TEXT NOT NULL, created_at REAL NOT NULL);
                 """)
         }
+        registerArchive(in: &migrator)
         return migrator
     }
 

@@ -39,7 +39,7 @@ struct EventStreamController {
         let customer = CustomerID(try context.require(.customer).accountID)
         let id = RequestID(try context.pathID())
         // A ride never changes hands, so checking ownership before subscribing is safe.
-        guard let ride = await host.ride(id), ride.customer == customer else { throw DispatchError.unknownRequest(id) }
+        guard let ride = try await host.storedRide(id), ride.customer == customer else { throw DispatchError.unknownRequest(id) }
         let host = host, resumeAfter = request.lastEventID
         return stream.response(for: request) { frames in
             let (events, latest, missed) = await host.subscribe(.customer(customer), resumingAfter: resumeAfter)

@@ -8,7 +8,8 @@ import Hummingbird
 /// (status `rejected` when no taxi is available, D7); `POST /v1/reservations` with `meeting_time`
 /// (ISO 8601); `GET /v1/rides`; `GET /v1/rides/{id}`; `DELETE /v1/rides/{id}`;
 /// `POST /v1/rides/{id}/report` (customer or driver of a finished ride).
-/// Another customer's ride is a 404, as if it did not exist.
+/// Another customer's ride is a 404, as if it did not exist. Archived rides (ended long ago, out of
+/// the host's memory) are read from the store: shown and listed, not cancelled or reported.
 struct RideController {
     let host: DispatchHost
 
@@ -29,7 +30,10 @@ struct RideController {
 
     @Sendable func request(_ request: Request, context: ServiceRequestContext) async throws -> EditedResponse<RideBody> {
         let customer = CustomerID(try context.require(.customer).accountID)
-        let body = try await request.decode(as: RideRequest.self, context: context)
+        var request = request
+        let buffer = try await request.collectBody(upTo: context.maxUploadSize)
+        let body = if let read = RideRequestReader.read(buffer) { read }
+            else { try await request.decode(as: RideRequest.self, context: context) }
         let ride = try await Self.naming(body.origin, body.destination) {
             try await host.requestRide(customer: customer, from: body.origin.position,
                                        to: body.destination.position, patience: body.patienceS ?? 0)
@@ -49,7 +53,7 @@ struct RideController {
 
     @Sendable func list(_ request: Request, context: ServiceRequestContext) async throws -> RideList {
         let customer = CustomerID(try context.require(.customer).accountID)
-        return RideList(rides: await host.rides(of: customer).map(RideBody.init))
+        return RideList(rides: try await host.storedRides(of: customer).map(RideBody.init))
     }
 
     @Sendable func show(_ request: Request, context: ServiceRequestContext) async throws -> RideBody {
@@ -58,6 +62,9 @@ struct RideController {
 
     @Sendable func cancel(_ request: Request, context: ServiceRequestContext) async throws -> RideBody {
         let ride = try await ownRide(context)
+        guard await host.ride(ride.id) != nil else {  // archived: it ended long ago
+            throw DispatchError.illegalRequestTransition(ride.id, state: ride.status, command: "be cancelled")
+        }
         try await host.execute(.cancel(ride.id, by: ride.customer))
         return RideBody(await host.ride(ride.id)!)
     }
@@ -68,6 +75,9 @@ struct RideController {
         let reporter: Reporter
         if identity.role == .customer {
             _ = try await ownRide(context)
+            guard await host.ride(id) != nil else {
+                throw DispatchError.reportNotAllowed(id, reason: "the ride has been archived: reports are taken until then")
+            }
             reporter = .customer(CustomerID(identity.accountID))
         } else {
             guard await host.isParty(DriverID(identity.accountID), to: id) else { throw DispatchError.unknownRequest(id) }
@@ -96,11 +106,11 @@ struct RideController {
         }
     }
 
-    /// The caller's own ride named by `{id}`; anyone else's is "unknown".
+    /// The caller's own ride named by `{id}`, held or archived; anyone else's is "unknown".
     private func ownRide(_ context: ServiceRequestContext) async throws -> RideSnapshot {
         let customer = CustomerID(try context.require(.customer).accountID)
         let id = RequestID(try context.pathID())
-        guard let ride = await host.ride(id), ride.customer == customer else { throw DispatchError.unknownRequest(id) }
+        guard let ride = try await host.storedRide(id), ride.customer == customer else { throw DispatchError.unknownRequest(id) }
         return ride
     }
 }

@@ -1,0 +1,77 @@
+import DispatchCore
+
+// MARK: - Ended rides archived out of memory
+
+extension DispatchHost {
+    /// From now on, rides that ended at least `seconds` ago (service clock) leave memory at the
+    /// timer loop's next round: stored in the store's `RideArchive`, then forgotten by the core
+    /// and the ledger. D13 reports are taken until then. Without this call nothing is archived.
+    public func archiveEndedRides(after seconds: Double) { archiveAfter = max(0, seconds) }
+
+    /// Archives the rides whose end is at least `archiveAfter` old, oldest first, at most
+    /// `limit` of them: their snapshots are stored first, so a ride is always in memory or in
+    /// the archive (briefly both). Skipped while another archiving round or a rebuild runs.
+    /// - Returns: how many rides left memory.
+    /// - Throws: the store's error; nothing left memory then (the next round tries again).
+    @discardableResult
+    public func archiveEnded(limit: Int = 20_000) async throws -> Int {
+        guard let after = archiveAfter, !archiving else { return 0 }
+        let due = ledger.ended(through: max(clock.now(), core.now) - after, limit: limit)
+        guard !due.isEmpty else { return 0 }
+        archiving = true
+        defer { archiving = false }
+        let generation = rebuilds
+        let rides = due.compactMap(ride)
+        try await store.archive(rides)
+        guard generation == rebuilds else { return 0 }  // rebuilt meanwhile: the replay archives them again
+        ledger.dropEnded(due.count)
+        for ride in rides {
+            do {
+                try core.archive(ride.id)
+            } catch {
+                continue  // cannot happen: the ledger lists only ended rides
+            }
+            ledger.forget(ride.id)
+            archivedCounts[ride.status, default: 0] += 1
+        }
+        return rides.count
+    }
+
+    /// After a replay, takes out of memory again the rides the store has archived, so a restarted
+    /// host holds exactly what it held before (the ended list may still name them: they are skipped).
+    func dropArchived(from core: DispatchCore, ledger: inout RideLedger) async throws -> [RequestStatus: Int] {
+        var after = 0
+        while true {
+            let page = try await store.archivedStates(after: after, limit: 50_000)
+            for (id, _) in page {
+                try? core.archive(id)
+                ledger.forget(id)
+            }
+            guard let last = page.last else { break }
+            after = last.id.rawValue
+        }
+        return try await store.archivedCounts()
+    }
+
+    /// Rides held in memory: the larger of the core's and the ledger's counts (tests, diagnostics).
+    var heldRecords: Int { max(core.requestCount, ledger.rides.count) }
+
+    /// The ride in memory, else from the archive.
+    public func storedRide(_ id: RequestID) async throws -> RideSnapshot? {
+        if let ride = ride(id) { return ride }
+        return try await store.archivedRide(id)
+    }
+
+    /// The customer's rides in memory and archived, lowest id first.
+    public func storedRides(of customer: CustomerID) async throws -> [RideSnapshot] {
+        let held = rides(of: customer)
+        let archived = try await store.archivedRides(of: customer)
+        let heldIDs = Set(held.map(\.id))
+        return (held + archived.filter { !heldIDs.contains($0.id) }).sorted { $0.id < $1.id }
+    }
+
+    /// Archived rides' ids and states above `after`, id order (the admin state's pages).
+    nonisolated func archivedStates(after: Int, limit: Int) async throws -> [ArchivedState] {
+        try await store.archivedStates(after: after, limit: limit)
+    }
+}
