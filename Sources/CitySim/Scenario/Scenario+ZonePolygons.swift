@@ -1,7 +1,6 @@
 import DispatchCore
 import Foundation
 import RoadNetwork
-import Synchronization
 
 extension Scenario {
     /// `city.zone.geojson` and its companions — zones read from a GeoJSON file instead of laid as squares or
@@ -58,41 +57,12 @@ extension Scenario.ZonePolygonsSpec {
         let idProperty = try map.optional(.idProperty, default: nil) { (r) throws(ScenarioError) -> String? in try r.string() }
         let nameProperty = try map.optional(.nameProperty, default: nil) { (r) throws(ScenarioError) -> String? in try r.string() }
         do {
-            let loaded = try ZonePolygonsLibrary.zones(path: path, idProperty: idProperty, nameProperty: nameProperty,
-                                                       projection: projection, width: widthKm * 1000, height: heightKm * 1000)
-            return Self(file: path, idProperty: idProperty, nameProperty: nameProperty, zones: loaded.zones,
-                        ids: loaded.ids, names: loaded.names)
+            let file = try GeoJSONZones(contentsOf: path, idProperty: idProperty, nameProperty: nameProperty)
+            let zones = try file.polygonZones(in: projection, width: widthKm * 1000, height: heightKm * 1000)
+            return Self(file: path, idProperty: idProperty, nameProperty: nameProperty, zones: zones,
+                        ids: file.zones.map(\.id), names: file.zones.map(\.name))
         } catch {
             throw map.error(at: .geojson, "cannot use the zones of '\(path)': \(error)")
         }
-    }
-}
-
-/// The GeoJSON zone sets this process has loaded, one per (file, ID and name properties, projection, city
-/// size): `PolygonZones` are never freed (`ZoneLayout` holds them unowned), and a sweep reads its scenario
-/// again at every grid point, so loading a file's zones afresh each time would keep every copy.
-///
-/// Invariant: `zones(...)` returns, for a key, what the first call with that key loaded (files are not
-/// re-read if they change meanwhile).
-enum ZonePolygonsLibrary {
-    struct Loaded: Sendable {
-        let zones: PolygonZones
-        let ids: [String]
-        let names: [String?]
-    }
-
-    private static let loaded = Mutex<[String: Loaded]>([:])
-
-    /// The zones of `path` in the city `width × height` m of `projection`.
-    /// - Throws: `RoadNetworkError` naming the file and the reason.
-    static func zones(path: String, idProperty: String?, nameProperty: String?, projection: LocalProjection,
-                      width: Double, height: Double) throws -> Loaded {
-        let key = "\(path)|\(idProperty ?? "")|\(nameProperty ?? "")|\(projection)|\(width)|\(height)"
-        if let known = loaded.withLock({ $0[key] }) { return known }
-        let file = try GeoJSONZones(contentsOf: path, idProperty: idProperty, nameProperty: nameProperty)
-        let result = Loaded(zones: try file.polygonZones(in: projection, width: width, height: height),
-                            ids: file.zones.map(\.id), names: file.zones.map(\.name))
-        loaded.withLock { $0[key] = result }
-        return result
     }
 }

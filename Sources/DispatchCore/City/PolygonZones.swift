@@ -6,8 +6,6 @@
 /// and every zone keeps some point of its own (`centre(of:)` lies in it; a zone so nearly covered by
 /// lower-numbered ones that no sampled point is its own is refused). All coordinates are >= 0.
 ///
-/// Lifetime: an instance is never freed (see the end of `init`), because `ZoneLayout` holds it unowned.
-///
 /// The index is a uniform grid over the zones' bounding rectangle. A cell that no zone edge touches lies
 /// wholly inside one zone or outside all of them, decided once at build time. For a cell that edges touch,
 /// the index lists the candidate zones, and a point is tested against each candidate's edges in the cell's
@@ -48,10 +46,6 @@ public final class PolygonZones: Sendable, Equatable, CustomStringConvertible {
             found.append(centre)
         }
         centres = found
-        // Immortal: `ZoneLayout` refers to zone sets without counting references (it must stay trivially
-        // copyable for the dispatch core's zone lookups), so a zone set is never freed. Hosts load each
-        // file's zones once per process (CitySim's `ZonePolygonsLibrary`).
-        _ = Unmanaged.passUnretained(self).retain()
     }
 
     public static func == (a: PolygonZones, b: PolygonZones) -> Bool { a === b || a.zones == b.zones }

@@ -51,11 +51,8 @@ public struct ZoneLayout: Sendable, Equatable {
     /// The city rectangle the zones are laid in.
     public let width: Double, height: Double
     public let zoneCount: Int
-    /// The zones' polygons when `shape == .polygons`, else nil. Held without reference counting, so that
-    /// `ZoneLayout` stays trivially copyable: the dispatch core reads it on every zone lookup, and a counted
-    /// reference cost every decision a retain and a release (+7 % instructions, `Results/bench/gate-check-4.txt`).
-    /// `PolygonZones` instances live for the whole process (see there), so the reference is always valid.
-    public unowned(unsafe) let polygons: PolygonZones?
+    /// The zones' polygons when `shape == .polygons`, else nil.
+    public let polygons: PolygonZones?
 
     /// Width of a pointy-top hexagon (flat side to flat side) of edge `side`.
     @inlinable var hexagonWidth: Double { side * 3.0.squareRoot() }
