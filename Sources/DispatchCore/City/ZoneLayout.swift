@@ -51,8 +51,14 @@ public struct ZoneLayout: Sendable, Equatable {
     /// The city rectangle the zones are laid in.
     public let width: Double, height: Double
     public let zoneCount: Int
+    /// The zones' polygons when `shape == .polygons`, else nil: a handle into `PolygonZones.interned`, so
+    /// that `ZoneLayout` stays plain data (trivially copyable). The dispatch core reads its layout on every
+    /// zone lookup; a counted reference here cost every decision a retain and a release (+219 instructions,
+    /// +7 % for zone FIFO, `Results/bench/gate-check-4.txt`).
+    let polygonSet: Int32
+
     /// The zones' polygons when `shape == .polygons`, else nil.
-    public let polygons: PolygonZones?
+    public var polygons: PolygonZones? { polygonSet < 0 ? nil : PolygonZones.interned(polygonSet) }
 
     /// Width of a pointy-top hexagon (flat side to flat side) of edge `side`.
     @inlinable var hexagonWidth: Double { side * 3.0.squareRoot() }
@@ -82,7 +88,7 @@ public struct ZoneLayout: Sendable, Equatable {
         self.side = side
         self.width = width
         self.height = height
-        polygons = nil
+        polygonSet = -1
         // A relative tolerance so that a side computed as √area still fits a city it divides exactly.
         let slack = 1 + 1e-9
         switch shape {
@@ -136,7 +142,7 @@ public struct ZoneLayout: Sendable, Equatable {
             throw .invalidConfiguration("polygon zones reach \(Self.metres(b.maxX)) × \(Self.metres(b.maxY)) m, beyond the \(Self.metres(width)) × \(Self.metres(height)) m city")
         }
         shape = .polygons
-        self.polygons = polygons
+        polygonSet = PolygonZones.intern(polygons)
         self.width = width
         self.height = height
         zoneCount = polygons.zones.count
