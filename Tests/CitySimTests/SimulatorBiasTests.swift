@@ -67,7 +67,7 @@ struct IdleDriftTests {
         try #require(sim.drivers[0].pendingPosition == hotspot)  // drifting toward the hotspot
         sim.rides.append(RideRecord(id: RequestID(0), customer: CustomerID(0), isReservation: false, requestedAt: 0,
                                     meetingTime: nil, origin: start, destination: Position(x: 100, y: 100), originZone: 0,
-                                    draw: RideDraw(scenario: scenario, sim.ridesRandom)))
+                                    draw: RideDraw(RideDraw.Parameters(scenario), sim.ridesRandom)))
         #expect(sim.command(.requestRide(RequestID(0), customer: CustomerID(0), origin: start,
                                          destination: Position(x: 100, y: 100), patience: 0)))
         // The driver declines after 5 s and turns available again 300 s later.

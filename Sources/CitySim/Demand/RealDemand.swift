@@ -29,6 +29,8 @@ final class RealDemand {
 
     /// The scenario's real demand, or nil for the synthetic model.
     init?(scenario: Scenario, city: CityModel, streams: RandomStreams, horizon: Double) throws {
+        // The synthetic model first, before building anything it does not use.
+        guard scenario.demand.trips != nil || scenario.demand.odMatrix != nil else { return nil }
         let demand = scenario.demand
         zones = ZonePoints(layout: city.geometry.layout, roads: city.roads)
         self.city = city

@@ -48,6 +48,7 @@ public struct ScenarioPlay: Sendable {
         let city = try CityModel(scenario: scenario)
         let streams = RandomStreams(seed: self.seed)
         let arrivals = streams.arrivals, places = streams.places, patience = streams.patience
+        let parameters = CustomerDraw.Parameters(scenario)
         let demand = DemandProcess(ratePerHour: (0..<24).map(scenario.demand.rate(atHour:)))
         let cutoff = scenario.dispatch.reservationCancelCutoffSeconds
         var requests: [PlannedRequest] = []
@@ -62,13 +63,13 @@ public struct ScenarioPlay: Sendable {
             // Replayed or OD-matrix customers, drawn as the simulator draws them.
             while let trip = real.next(after: time, arrivals: arrivals, places: places) {
                 time = trip.time
-                plan(CustomerDraw(at: time, origin: trip.origin, destination: trip.destination, scenario: scenario,
+                plan(CustomerDraw(at: time, origin: trip.origin, destination: trip.destination, parameters,
                                   arrivals: arrivals, reservations: streams.reservations, patienceRandom: patience))
             }
         } else {
             while let next = demand.nextArrival(after: time, horizon: horizon, arrivals) {
                 time = next
-                plan(try CustomerDraw(at: time, scenario: scenario, city: city, arrivals: arrivals, places: places,
+                plan(try CustomerDraw(at: time, parameters, city: city, arrivals: arrivals, places: places,
                                       reservations: streams.reservations, patienceRandom: patience))
             }
         }

@@ -27,6 +27,8 @@ final class CityModel {
     private let destinationWeights: [Double]
     /// The area of the city's zones, m².
     private let zonesArea: Double
+    /// The smallest rectangle holding every zone (`ZoneLayout.bounds`, computed once: drawn places read it).
+    private let zoneBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)
     /// Scratch buffer of `drawDestination`'s proposal weights (no allocation per trip).
     private var proposalWeights: [Double] = []
 
@@ -57,6 +59,7 @@ final class CityModel {
         destinationWeights = [city.uniformWeight] + city.hotspots.map(\.destinationWeight)
         destinations = try DiscreteDistribution(weights: destinationWeights)
         zonesArea = geometry.layout.servedArea
+        zoneBounds = geometry.layout.bounds
         minimumTripMetres = scenario.demand.minTripKm * 1000
         maximumTripMetres = (scenario.demand.maxTripKm ?? .infinity) * 1000
     }
@@ -117,7 +120,7 @@ final class CityModel {
     ///   proposals all miss it; never a trip of the wrong length.
     func drawDestination(from origin: Position, _ random: RandomStream) throws(TripLengthError) -> Position {
         guard maximumTripMetres.isFinite || minimumTripMetres > 0 else { return draw(destinations, random) }
-        let bounds = geometry.layout.bounds
+        let bounds = zoneBounds
         let reach = maximumTripMetres.isFinite ? maximumTripMetres : .infinity
         let square = (minX: max(bounds.minX, origin.x - reach), maxX: min(bounds.maxX, origin.x + reach),
                       minY: max(bounds.minY, origin.y - reach), maxY: min(bounds.maxY, origin.y + reach))
@@ -161,7 +164,7 @@ final class CityModel {
     func drawUniform(_ random: RandomStream) -> Position { onRoad { drawUniformPlace(random) } }
 
     private func drawUniformPlace(_ random: RandomStream) -> Position {
-        let b = geometry.layout.bounds
+        let b = zoneBounds
         while true {
             let p = Position(x: b.minX + random.uniform() * (b.maxX - b.minX), y: b.minY + random.uniform() * (b.maxY - b.minY))
             if geometry.contains(p) { return p }
@@ -204,7 +207,7 @@ final class CityModel {
     /// `p` moved into the city: clamped to the zones' bounding rectangle, then (hexagons' ragged edges) moved
     /// along the line towards the central zone's centre to the first point inside a zone (bisection, 40 steps).
     func clip(_ p: Position) -> Position {
-        let b = geometry.layout.bounds
+        let b = zoneBounds
         let clamped = Position(x: min(max(p.x, b.minX), b.maxX), y: min(max(p.y, b.minY), b.maxY))
         if geometry.contains(clamped) { return clamped }
         let middle = Position(x: (b.minX + b.maxX) / 2, y: (b.minY + b.maxY) / 2)

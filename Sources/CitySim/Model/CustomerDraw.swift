@@ -14,6 +14,23 @@ import DispatchCore
 /// Invariant: `meetingTime` is set exactly when `reserves`; `cancelDelay` is 0
 /// unless `cancels`.
 struct CustomerDraw {
+    /// What the draws need from `demand`, taken out once per run: the simulator draws every customer
+    /// from it, and passing the whole `Scenario` (or `Scenario.Demand`) per customer copied it each time.
+    struct Parameters {
+        let customers: Int
+        let reservations: Scenario.Reservations
+        let patience: DistributionSpec
+        let cancellation: Scenario.Cancellation
+
+        init(_ scenario: Scenario) {
+            let d = scenario.demand
+            customers = d.customers
+            reservations = d.reservations
+            patience = d.patience
+            cancellation = d.cancellation
+        }
+    }
+
     var origin: Position
     var destination: Position
     /// An index below `demand.customers`, or -1 when every request is a new customer.
@@ -27,18 +44,17 @@ struct CustomerDraw {
     /// Draws the customer appearing at `now`.
     ///
     /// - Throws: `TripLengthError` when no destination in the trip-length band can be drawn.
-    init(at now: Double, scenario: Scenario, city: CityModel, arrivals: RandomStream, places: RandomStream,
+    init(at now: Double, _ d: Parameters, city: CityModel, arrivals: RandomStream, places: RandomStream,
          reservations: RandomStream, patienceRandom: RandomStream) throws(TripLengthError) {
         let origin = city.drawOrigin(places)
-        self.init(at: now, origin: origin, destination: try city.drawDestination(from: origin, places), scenario: scenario,
+        self.init(at: now, origin: origin, destination: try city.drawDestination(from: origin, places), d,
                   arrivals: arrivals, reservations: reservations, patienceRandom: patienceRandom)
     }
 
     /// The customer appearing at `now` whose places are given (a replayed or OD-matrix trip): the same
     /// draws as above after the places.
-    init(at now: Double, origin: Position, destination: Position, scenario: Scenario, arrivals: RandomStream,
+    init(at now: Double, origin: Position, destination: Position, _ d: Parameters, arrivals: RandomStream,
          reservations: RandomStream, patienceRandom: RandomStream) {
-        let d = scenario.demand
         self.origin = origin
         self.destination = destination
         drawnCustomer = d.customers > 0 ? arrivals.uniformInt(below: d.customers) : -1

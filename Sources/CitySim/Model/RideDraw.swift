@@ -13,11 +13,23 @@ struct RideDraw {
     /// Validation mode: the ride's service time, seconds (0 otherwise).
     var serviceTime: Double
 
+    /// What the draws need from the scenario, taken out once per run (see `CustomerDraw.Parameters`).
+    struct Parameters {
+        let travelTimeCV: Double
+        /// Validation mode's service time, or nil outside validation mode.
+        let serviceTime: DistributionSpec?
+
+        init(_ scenario: Scenario) {
+            travelTimeCV = scenario.drivers.travelTimeCV
+            serviceTime = scenario.validation.enabled ? scenario.validation.serviceTime : nil
+        }
+    }
+
     /// Draws the request's factors: pickup noise, ride noise, then (validation mode) the service time.
-    init(scenario: Scenario, _ random: RandomStream) {
-        let cv = scenario.drivers.travelTimeCV
+    init(_ parameters: Parameters, _ random: RandomStream) {
+        let cv = parameters.travelTimeCV
         pickupNoise = cv > 0 ? random.lognormal(mean: 1, cv: cv) : 1
         rideNoise = cv > 0 ? random.lognormal(mean: 1, cv: cv) : 1
-        serviceTime = scenario.validation.enabled ? random.duration(scenario.validation.serviceTime) : 0
+        serviceTime = parameters.serviceTime.map { random.duration($0) } ?? 0
     }
 }

@@ -42,7 +42,7 @@ extension CitySimulation {
     private func customerArrives() throws {
         let now = events.now
         // The customer first, then the gap to the next one: the order the load generator draws in.
-        let draw = try CustomerDraw(at: now, scenario: scenario, city: city, arrivals: arrivalsRandom,
+        let draw = try CustomerDraw(at: now, customerParameters, city: city, arrivals: arrivalsRandom,
                                     places: placesRandom, reservations: reservationsRandom, patienceRandom: patienceRandom)
         if let next = demand.nextArrival(after: now, horizon: horizon, arrivalsRandom) { schedule(.arrival, at: next) }
         admit(draw)
@@ -52,7 +52,7 @@ extension CitySimulation {
     /// same draws as a synthetic customer's (customer, reservation, patience, ride times).
     private func tracedCustomerArrives() {
         guard let trip = nextTrip, let realDemand else { return }
-        let draw = CustomerDraw(at: events.now, origin: trip.origin, destination: trip.destination, scenario: scenario,
+        let draw = CustomerDraw(at: events.now, origin: trip.origin, destination: trip.destination, customerParameters,
                                 arrivals: arrivalsRandom, reservations: reservationsRandom, patienceRandom: patienceRandom)
         nextTrip = realDemand.next(after: events.now, arrivals: arrivalsRandom, places: placesRandom)
         if let nextTrip { schedule(.tracedArrival, at: nextTrip.time) }
@@ -62,7 +62,7 @@ extension CitySimulation {
     /// Makes the customer's request (or reservation) and records it; the request's ride times are drawn now.
     private func admit(_ draw: CustomerDraw) {
         let now = events.now
-        let rideDraw = RideDraw(scenario: scenario, ridesRandom)
+        let rideDraw = RideDraw(rideParameters, ridesRandom)
         let (origin, destination, drawnCustomer, reserves) = (draw.origin, draw.destination, draw.drawnCustomer, draw.reserves)
         let meeting = draw.meetingTime ?? 0
         let patience = draw.patience

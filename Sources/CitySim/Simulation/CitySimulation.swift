@@ -26,6 +26,9 @@ public final class CitySimulation {
     /// Ride times and drive noise, drawn once per request when it is made (`RideDraw`), so two
     /// configurations sharing a seed see the same rides (common random numbers).
     let ridesRandom: RandomStream
+    /// The scenario's settings the per-customer and per-request draws read, taken out once.
+    let customerParameters: CustomerDraw.Parameters
+    let rideParameters: RideDraw.Parameters
     let demand: DemandProcess
     /// The customers of a trip replay or an OD matrix (nil for the synthetic model), and the next one due.
     let realDemand: RealDemand?
@@ -80,6 +83,8 @@ public final class CitySimulation {
         queueOrder = QueueOrderCheck(zones: city.geometry.zoneCount)
         queueStints = QueueStints(windowStart: warmup)
         fleetRandom = streams.stream(named: "fleet")
+        customerParameters = CustomerDraw.Parameters(scenario)
+        rideParameters = RideDraw.Parameters(scenario)
         demand = DemandProcess(ratePerHour: (0..<24).map(scenario.demand.rate(atHour:)))
         realDemand = try RealDemand(scenario: scenario, city: city, streams: streams, horizon: horizon)
         if let planner = scenario.planner {
