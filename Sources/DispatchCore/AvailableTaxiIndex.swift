@@ -140,11 +140,28 @@ struct AvailableTaxiIndex: Equatable {
     func nearest(to position: Position, limit: Int, at time: Double, travel: any TravelTimeEstimator,
                  eligible: (Int32) -> Bool) -> [(slot: Int32, eta: Double)] {
         guard limit > 0, count > 0 else { return [] }
+        if limit == 1, travel.queriesAreCostly,
+           let seed = seedSpot(near: position, column: column(position.x), row: row(position.y), eligible: eligible) {
+            // A graph search per query: start from the straight-line nearest eligible spot's ETA, and ask
+            // every other spot only whether it beats the best so far (`BoundedETAs`).
+            let from = positionOfSlot[Int(seed)]
+            let seedETA = travel.travelTime(from: from, to: position, departingAt: time)
+            let radius = travel.reachableStraightLineDistance(within: seedETA, departingAt: time)
+            return walk(to: position, limit: 1, at: time, travel: BoundedETAs(travel, seed: from, seedETA: seedETA),
+                        radiusSquared: radius.isFinite ? radius * radius * (1 + 1e-9) + 1e-6 : .infinity, eligible: eligible)
+        }
+        return walk(to: position, limit: limit, at: time, travel: travel, eligible: eligible)
+    }
+
+    /// `nearest`'s ring walk; spots farther than √`radiusSquared` are known not to be faster than one found.
+    private func walk(to position: Position, limit: Int, at time: Double, travel: any TravelTimeEstimator,
+                      radiusSquared initialRadiusSquared: Double = .infinity,
+                      eligible: (Int32) -> Bool) -> [(slot: Int32, eta: Double)] {
         var best: [Found] = []
         best.reserveCapacity(limit + 1)
         // Once `limit` taxis are known, a taxi farther (straight line) than this radius
         // cannot beat the slowest of them: skip it without asking the estimator.
-        var radiusSquared = Double.infinity
+        var radiusSquared = initialRadiusSquared
         let cx = column(position.x), cy = row(position.y)
         let maxRing = max(cx, columns - 1 - cx, cy, rows - 1 - cy)
         var ring = 0
@@ -190,6 +207,29 @@ struct AvailableTaxiIndex: Equatable {
             ring += 1
         }
         return best.map { ($0.slot, $0.eta) }
+    }
+
+    /// The spot nearest `position` in a straight line with an `eligible` taxi, in the first ring around
+    /// the cell (`column`, `row`) that has one; nil when no indexed taxi is eligible.
+    private func seedSpot(near position: Position, column cx: Int, row cy: Int, eligible: (Int32) -> Bool) -> Int32? {
+        let maxRing = max(cx, columns - 1 - cx, cy, rows - 1 - cy)
+        var ring = 0
+        while ring <= maxRing {
+            var nearest: Int32?, nearestSquared = Double.infinity
+            forEachCell(inRing: ring, aroundColumn: cx, row: cy) { cell in
+                for member in cells[cell] {
+                    let dx = member.position.x - position.x, dy = member.position.y - position.y
+                    let squared = dx * dx + dy * dy
+                    guard squared < nearestSquared else { continue }
+                    var taxi = member.slot
+                    while taxi >= 0, !eligible(taxi) { taxi = nextAtSpot[Int(taxi)] }
+                    if taxi >= 0 { nearest = member.slot; nearestSquared = squared }
+                }
+            }
+            if nearest != nil { return nearest }
+            ring += 1
+        }
+        return nil
     }
 
     private func forEachCell(inRing ring: Int, aroundColumn cx: Int, row cy: Int, _ body: (Int) -> Void) {

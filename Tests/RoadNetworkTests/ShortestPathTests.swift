@@ -117,3 +117,68 @@ import TestSupport
         }
     }
 }
+
+/// The closest-taxi search asks every further candidate's ETA with the slowest ETA it still keeps as a
+/// bound, and the router stops a search once it cannot come in under it (`route(...atMost:)`).
+@Suite struct BoundedQueryTests {
+    @Test("a bounded query is exact at or under its bound and above the bound otherwise")
+    func boundedQueriesAreExactUnderTheBound() throws {
+        let (graph, _) = try Fixtures.helsinki.get()
+        let bounded = RoadRouter(graph: graph), exact = RoadRouter(graph: graph)
+        var random = SplitMix64(seed: 34)
+        let width = graph.positions.map(\.x).max()!, height = graph.positions.map(\.y).max()!
+        func point() -> Position { Position(x: random.nextUnit() * width, y: random.nextUnit() * height) }
+        var under = 0, over = 0, stoppedEarly = 0
+        for _ in 0..<20 {
+            let destination = point()
+            for _ in 0..<40 {
+                let origin = point()
+                let truth = exact.route(from: origin, to: destination, departingAt: 8 * 3600).seconds
+                _ = exact.route(from: destination, to: origin, departingAt: 8 * 3600)  // never keeps a destination
+                let bound = truth * (0.5 + random.nextUnit())  // half to one and a half times the answer
+                let answer = bounded.route(from: origin, to: destination, departingAt: 8 * 3600, atMost: bound).seconds
+                if truth <= bound {
+                    under += 1
+                    #expect(abs(answer - truth) < 1e-9, "under the bound: \(answer) vs \(truth)")
+                } else {
+                    over += 1
+                    #expect(answer > bound, "over the bound \(bound): \(answer) (true \(truth))")
+                    if answer != truth { stoppedEarly += 1 }
+                }
+            }
+        }
+        #expect(under > 100 && over > 100 && stoppedEarly > 50, "under \(under), over \(over), stopped early \(stoppedEarly)")
+    }
+
+    @Test("the closest taxi by network ETA is the one an exhaustive search picks")
+    func closestTaxiMatchesExhaustiveSearch() throws {
+        let (graph, _) = try Fixtures.helsinki.get()
+        let router = RoadRouter(graph: graph), reference = RoadRouter(graph: graph)
+        let width = graph.positions.map(\.x).max()! + 1, height = graph.positions.map(\.y).max()! + 1
+        let city = try CityGeometry(layout: ZoneLayout(shape: .cutSquares, side: 1_000, width: width, height: height))
+        let core = try DispatchCore(city: city, travel: RoadTravelEstimator(router: router), policy: NearestIdlePolicy())
+        var random = SplitMix64(seed: 55)
+        func point() -> Position { Position(x: random.nextUnit() * (width - 1), y: random.nextUnit() * (height - 1)) }
+        var effects: [Effect] = []
+        var places: [Position] = []
+        for slot in 0..<300 {
+            places.append(point())
+            try core.handle(.addDriver(DriverID(slot), taxiCode: "TX-\(slot)"), at: 0, into: &effects)
+            try core.handle(.startShift(DriverID(slot), at: places[slot]), at: 0, into: &effects)
+            try core.handle(.setAvailable(DriverID(slot), true), at: 0, into: &effects)
+        }
+        let eight = 8.0 * 3600
+        for request in 0..<60 {
+            let origin = point()
+            effects.removeAll()
+            try core.handle(.requestRide(RequestID(request), customer: CustomerID(1), origin: origin, destination: point(), patience: 0),
+                            at: eight, into: &effects)
+            guard case .offer(let driver, _, _) = effects.first else { Issue.record("no offer: \(effects)"); return }
+            let etas = places.map { reference.route(from: $0, to: origin, departingAt: eight).seconds }
+            let fastest = etas.min()!
+            #expect(abs(etas[driver.rawValue] - fastest) < 1e-9, "offered \(driver) at \(etas[driver.rawValue]) s, fastest \(fastest) s")
+            effects.removeAll()
+            try core.handle(.cancel(RequestID(request), by: CustomerID(1)), at: eight, into: &effects)
+        }
+    }
+}

@@ -34,6 +34,15 @@ public enum CityTravel: TravelTimeEstimator {
         }
     }
 
+    public func travelTime(from origin: Position, to destination: Position, departingAt time: Double, atMost bound: Double) -> Double {
+        switch self {
+        case .grid(let model): return model.travelTime(from: origin, to: destination, departingAt: time, atMost: bound)
+        case .road(let model): return model.travelTime(from: origin, to: destination, departingAt: time, atMost: bound)
+        }
+    }
+
+    public var queriesAreCostly: Bool { router != nil }
+
     public func roadDistance(from origin: Position, to destination: Position) -> Double {
         switch self {
         case .grid(let model): return model.roadDistance(from: origin, to: destination)

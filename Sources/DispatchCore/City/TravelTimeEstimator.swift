@@ -16,9 +16,24 @@ public protocol TravelTimeEstimator: Sendable {
     /// inverse of `lowerBoundTravelTime`. Points farther away cannot be reached within `seconds`,
     /// so the spatial search skips them without asking for their travel time.
     func reachableStraightLineDistance(within seconds: Double, departingAt time: Double) -> Double
+    /// `travelTime(from:to:departingAt:)` when it is at most `bound`; otherwise any value above `bound`.
+    /// The closest-taxi search asks each further candidate with the slowest ETA it still keeps, so an
+    /// estimator that searches (a road network) may stop as soon as it knows the answer exceeds it.
+    func travelTime(from origin: Position, to destination: Position, departingAt time: Double, atMost bound: Double) -> Double
+    /// Whether a travel-time query is costly (a graph search rather than arithmetic): the closest-taxi
+    /// search then spends a straight-line pass to start from a good candidate and ask fewer of them.
+    var queriesAreCostly: Bool { get }
 }
 
 extension TravelTimeEstimator {
+    /// Arithmetic: as cheap as the straight line.
+    public var queriesAreCostly: Bool { false }
+
+    /// No early stop: the exact travel time.
+    public func travelTime(from origin: Position, to destination: Position, departingAt time: Double, atMost bound: Double) -> Double {
+        travelTime(from: origin, to: destination, departingAt: time)
+    }
+
     /// No pruning: every candidate's travel time is computed.
     public func reachableStraightLineDistance(within seconds: Double, departingAt time: Double) -> Double { .infinity }
 }

@@ -145,8 +145,11 @@ public struct HierarchyQuery: Sendable {
     public var hasPreparedTargets: Bool { preparedStamp != 0 }
 
     /// Cost and length from any source to the targets given to the last `prepareTargets`.
+    /// With `atMost`: exact when the cost is at most `bound`; otherwise nil or a result costing more than
+    /// `bound` — the forward search stops once every label left costs more (it cannot get cheaper).
     public mutating func distanceToPrepared(in hierarchy: ContractionHierarchy,
-                                            sources: [(node: Int32, cost: Double, length: Double)]) -> (cost: Double, length: Double)? {
+                                            sources: [(node: Int32, cost: Double, length: Double)],
+                                            atMost bound: Double = .infinity) -> (cost: Double, length: Double)? {
         precondition(preparedStamp != 0, "prepareTargets first")
         if stamp >= .max - 2 {
             // The stamps are about to wrap and be cleared: clear them now and search the targets again.
@@ -159,7 +162,7 @@ public struct HierarchyQuery: Sendable {
         meeting = -1
         seedForward(hierarchy, sources)
         var best = (cost: Double.infinity, length: 0.0)
-        while !forwardHeap.isEmpty, forwardHeap.minKey < best.cost {
+        while !forwardHeap.isEmpty, forwardHeap.minKey < best.cost, forwardHeap.minKey <= bound {
             settleForward(hierarchy, meetingStamp: prepared, best: &best)
         }
         return best.cost < .infinity ? best : nil

@@ -117,15 +117,18 @@ public final class RoadRouter: Sendable {
     }
 
     /// Shortest travel time (s) and driven length (m) between two points, leaving at `time`.
-    public func route(from origin: Position, to destination: Position, departingAt time: Double) -> (seconds: Double, metres: Double) {
+    /// With `atMost`: the route when it takes at most `bound` seconds; otherwise some result above `bound`
+    /// (the search stops once everything left is slower: the closest-taxi search's candidates that cannot win).
+    public func route(from origin: Position, to destination: Position, departingAt time: Double,
+                      atMost bound: Double = .infinity) -> (seconds: Double, metres: Double) {
         let m = metric(at: time)
         return scratch.withLock { state in
             let a = snap(origin, &state.snaps), b = snap(destination, &state.snaps)
-            return routeBetween(a, b, destination: destination, metric: m, &state)
+            return routeBetween(a, b, destination: destination, metric: m, atMost: bound, &state)
         }
     }
 
-    func routeBetween(_ a: RoadSnap, _ b: RoadSnap, destination: Position, metric m: Int,
+    func routeBetween(_ a: RoadSnap, _ b: RoadSnap, destination: Position, metric m: Int, atMost bound: Double = .infinity,
                       _ state: inout RouterScratch) -> (seconds: Double, metres: Double) {
         let weights = edgeWeights[m]
         let access = accessLeg(a, weights), egress = accessLeg(b, weights)
@@ -140,11 +143,11 @@ public final class RoadRouter: Sendable {
         let hierarchy = hierarchies[m]
         let found: (cost: Double, length: Double)?
         if state.preparedDestination == key, state.query.hasPreparedTargets {
-            found = state.query.distanceToPrepared(in: hierarchy, sources: state.sources)
+            found = state.query.distanceToPrepared(in: hierarchy, sources: state.sources, atMost: bound)
         } else if state.lastDestination == key {
             state.query.prepareTargets(in: hierarchy, state.targets)
             state.preparedDestination = key
-            found = state.query.distanceToPrepared(in: hierarchy, sources: state.sources)
+            found = state.query.distanceToPrepared(in: hierarchy, sources: state.sources, atMost: bound)
         } else {
             state.preparedDestination = nil
             found = state.query.distance(in: hierarchy, sources: state.sources, targets: state.targets)

@@ -16,6 +16,14 @@ public struct RoadTravelEstimator: TravelTimeEstimator {
         router.route(from: origin, to: destination, departingAt: time).seconds
     }
 
+    /// The exact time when it is at most `bound`, else a value above `bound` (the searches stop early).
+    public func travelTime(from origin: Position, to destination: Position, departingAt time: Double, atMost bound: Double) -> Double {
+        router.route(from: origin, to: destination, departingAt: time, atMost: bound).seconds
+    }
+
+    /// A graph search per query.
+    public var queriesAreCostly: Bool { true }
+
     /// Length of the fastest route at free flow, metres.
     public func roadDistance(from origin: Position, to destination: Position) -> Double {
         router.route(from: origin, to: destination, departingAt: Double(router.freeFlowHour) * 3600).metres
