@@ -9,7 +9,7 @@ import DispatchCore
 ///   the synthetic model draws them); per arrival one (origin zone, destination zone) pair from its
 ///   hour's matrix, then the origin's and the destination's points (the `places` stream). With demand zones
 ///   of its own (`od_matrix.zones`) the points are drawn in those zones' polygons, and an arrival whose
-///   origin or destination lies outside every dispatch zone is skipped and counted in `droppedOutsideCity`
+///   origin or destination lies outside every dispatch zone is skipped and its time kept in `droppedTimes`
 ///   (as a replay's `outside_city: drop` skips such a row).
 ///
 /// Invariant: `next` returns customers in non-decreasing time, each in [0, horizon), each place in a zone
@@ -29,8 +29,8 @@ final class RealDemand {
     private let matrixZones: ZonePoints
     /// Matrix zone → zone of `matrixZones` (the identity without demand zones of its own).
     private let matrixZone: [Int]
-    /// Arrivals skipped because a point of theirs lies outside every dispatch zone (demand zones only).
-    private(set) var droppedOutsideCity = 0
+    /// Times of the arrivals skipped because a point of theirs lies outside every dispatch zone (demand zones only).
+    private(set) var droppedTimes: [Double] = []
     /// The city, whose road network (if any) every place is snapped to.
     private let city: CityModel
     private let horizon: Double
@@ -89,7 +89,7 @@ final class RealDemand {
                 if city.geometry.contains(origin), city.geometry.contains(destination) {
                     return DemandTrip(time: at, origin: origin, destination: destination)
                 }
-                droppedOutsideCity += 1
+                droppedTimes.append(at)
                 after = at
             }
             return nil
