@@ -19,6 +19,23 @@ struct HelsinkiScenarioTests {
         #expect(city.hotspots.allSatisfy { $0.latitude != nil && $0.longitude != nil })
     }
 
+    @Test("helsinki.yaml draws its demand from the districts' OD matrix, whatever its dispatch zones")
+    func helsinkiDemandComesFromTheDistrictMatrix() throws {
+        for zoning in [[], ["city.zone.shape=square", "city.zone.area_km2=0.16", "city.fit=equal-area"]] {
+            let scenario = try Self.helsinki(zoning + ["duration_hours=9"])
+            let od = try #require(scenario.demand.odMatrix)
+            let districts = try #require(od.zones)
+            #expect(districts.ids == ["1", "2", "3", "4", "5", "6"] && od.model.zoneIDs == districts.ids)
+            let result = try CitySimulation(scenario: scenario).run()
+            #expect(result.rides.count > 200 && (result.summary.requests.droppedOutsideZones ?? 0) > 0)
+            let geometry = try scenario.city.geometry()
+            for ride in result.rides {
+                let origin = Position(x: ride.originX, y: ride.originY)
+                #expect(districts.zones.zoneIndex(at: origin) != nil && geometry.contains(origin))
+            }
+        }
+    }
+
     @Test("helsinki.yaml runs and every request ends in exactly one outcome")
     func helsinkiConservesRequests() throws {
         let simulation = try CitySimulation(scenario: try Self.helsinki(["duration_hours=10"]))

@@ -61,13 +61,18 @@ extension ODMatrix {
     ///   - minHourTrips: hours with fewer trips use the all-day matrix.
     ///   - start: trace time of the first day to fit (a date-time or seconds); default: all rows.
     ///   - days: how many days from `start` to fit (with `start` only).
+    ///   - zones: demand zones of their own (`fit-demand --zones`) in place of the city's: zone-ID columns
+    ///     name their IDs, points map to the one holding them, and the model records their IDs (`zone_ids`).
     /// - Throws: `ODMatrixError` when the scenario has no mapping, the window is bad or holds no trip;
     ///   `TripFileError` for the file.
-    public static func fit(path: String, scenario: Scenario, minHourTrips: Int, start: String? = nil, days: Int? = nil) throws -> ODMatrix {
+    public static func fit(path: String, scenario: Scenario, minHourTrips: Int, start: String? = nil, days: Int? = nil,
+                           zones: Scenario.ZonePolygonsSpec? = nil) throws -> ODMatrix {
         guard let replay = scenario.demand.trips else {
             throw ODMatrixError("the scenario has no demand.trips: fit-demand reads the file with its demand.trips.columns")
         }
-        let reader = TripFileReader(columns: replay.columns, zoneBase: replay.zoneBase, city: scenario.city,
+        var city = scenario.city
+        if let zones { city.zone = Scenario.Zone(polygons: zones) }
+        let reader = TripFileReader(columns: replay.columns, zoneBase: replay.zoneBase, city: city,
                                     outsideCity: replay.outsideCity)
         var trace = try reader.read(path: path)
         if let start {
@@ -75,8 +80,9 @@ extension ODMatrix {
             trace = trace.window(from: from, seconds: Double(days ?? 1) * 86_400)
         }
         guard trace.count > 0 else { throw ODMatrixError("\(path): no trips to fit") }
-        var model = fit(trace, geometry: try scenario.city.geometry(), minHourTrips: minHourTrips,
+        var model = fit(trace, geometry: try city.geometry(), minHourTrips: minHourTrips,
                         source: URL(fileURLWithPath: path).lastPathComponent)
+        model.zoneIDs = zones?.ids
         if let days, start != nil {
             model.days = days
             model.ratePerHour = model.hours.map { Double($0.trips) / Double(days) }

@@ -11,12 +11,16 @@ import Foundation
 ///   "hours": [ { "hour": 0, "trips": 121, "matrix": "hour", "pairs": [[0, 12, 2], …] }, … ] }
 /// ```
 ///
-/// Zones are the city's 0-based zone indices. An hour with fewer than `min_hour_trips` trips in the
+/// Zones are 0-based indices: by default the city's (dispatch) zone indices. A matrix fitted on demand zones
+/// of their own (`fit-demand --zones`) also has `"zone_ids": ["1", "2", …]`: zone `i` is the GeoJSON zone
+/// with ID `zone_ids[i]`, and a scenario names that file in `demand.od_matrix.zones` (`FittedDemand`), so
+/// the demand keeps its zoning whatever the dispatch zones are. An hour with fewer than `min_hour_trips` trips in the
 /// trace has `"matrix": "all-day"` and no pairs: its trips split like the whole day's, since a handful of
 /// trips (or none) is no matrix. Pair weights are trip counts; probabilities are count / hour's total.
 ///
 /// Invariants: `ratePerHour.count == 24`, `hourPairs.count == 24`; every pair's zones are in
-/// `0 ..< zones` and its count > 0; `allDay` is non-empty when any rate is > 0.
+/// `0 ..< zones` and its count > 0; `allDay` is non-empty when any rate is > 0; `zoneIDs`, when present,
+/// holds `zones` distinct IDs.
 public struct ODMatrix: Sendable, Equatable, Codable {
     /// One cell of a matrix: trips from `origin` zone to `destination` zone, written `[origin, destination, trips]`.
     /// Invariant (of a model `read` returns): zones in `0 ..< zones`, `trips` > 0.
@@ -54,8 +58,11 @@ public struct ODMatrix: Sendable, Equatable, Codable {
     public var method: String
     /// The trace it was fitted from.
     public var source: String
-    /// The city's zone count.
+    /// The zone count: the city's, or the demand zones' (`zoneIDs`).
     public var zones: Int
+    /// `zone_ids` — the GeoJSON IDs of the demand zones the matrix was fitted on, by zone index; nil (no key)
+    /// when its zones are the city's dispatch zones.
+    public var zoneIDs: [String]? = nil
     /// Calendar days the trace spans (first trip's day to last trip's day).
     public var days: Int
     /// Trips fitted.
@@ -67,7 +74,7 @@ public struct ODMatrix: Sendable, Equatable, Codable {
     public var hours: [Hour]
 
     enum CodingKeys: String, CodingKey {
-        case format, method, source, zones, days, trips, minHourTrips = "min_hour_trips", ratePerHour = "rate_per_hour"
+        case format, method, source, zones, zoneIDs = "zone_ids", days, trips, minHourTrips = "min_hour_trips", ratePerHour = "rate_per_hour"
         case allDay = "all_day", hours
     }
 
@@ -87,17 +94,31 @@ public struct ODMatrix: Sendable, Equatable, Codable {
 
     // MARK: - File
 
-    /// Reads and checks a file against a city of `zones` zones.
+    /// Reads and checks a file whose zones are the city's `zones` dispatch zones.
     /// - Throws: a message naming what is wrong (the caller adds the file and key).
     public static func read(path: String, zones: Int) throws -> ODMatrix {
+        let model = try read(path: path)
+        if model.zoneIDs != nil {
+            throw ODMatrixError("\(path): fitted on demand zones of its own (zone_ids); name their GeoJSON file in od_matrix.zones")
+        }
+        guard model.zones == zones else {
+            throw ODMatrixError("\(path): fitted for \(model.zones) zones, the city has \(zones)")
+        }
+        return model
+    }
+
+    /// Reads a file and checks it against its own zone count (`zones`, `zone_ids`).
+    /// - Throws: a message naming what is wrong (the caller adds the file and key).
+    public static func read(path: String) throws -> ODMatrix {
         guard let data = FileManager.default.contents(atPath: path) else { throw ODMatrixError("cannot read \(path)") }
         let model: ODMatrix
         do { model = try JSONDecoder().decode(ODMatrix.self, from: data) } catch {
             throw ODMatrixError("\(path): not an OD-matrix file (\(error))")
         }
         guard model.format == "citysim-od-matrix/1" else { throw ODMatrixError("\(path): unknown format '\(model.format)'") }
-        guard model.zones == zones else {
-            throw ODMatrixError("\(path): fitted for \(model.zones) zones, the city has \(zones)")
+        let zones = model.zones
+        if let ids = model.zoneIDs, ids.count != zones || Set(ids).count != ids.count {
+            throw ODMatrixError("\(path): zone_ids must hold \(zones) distinct IDs (zones), got \(ids.count) with \(Set(ids).count) distinct")
         }
         guard model.ratePerHour.count == 24, model.ratePerHour.allSatisfy({ $0.isFinite && $0 >= 0 }), model.hours.count == 24 else {
             throw ODMatrixError("\(path): expected 24 rates >= 0 and 24 hours")

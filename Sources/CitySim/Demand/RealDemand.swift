@@ -7,7 +7,10 @@ import DispatchCore
 /// - Replay: the run's `ReplaySchedule`, drawn up front from the `tripReplay` stream.
 /// - OD matrix: arrival times from `DemandProcess` at the fitted rates × scale (the `arrivals` stream, as
 ///   the synthetic model draws them); per arrival one (origin zone, destination zone) pair from its
-///   hour's matrix, then the origin's and the destination's points (the `places` stream).
+///   hour's matrix, then the origin's and the destination's points (the `places` stream). With demand zones
+///   of its own (`od_matrix.zones`) the points are drawn in those zones' polygons, and an arrival whose
+///   origin or destination lies outside every dispatch zone is skipped and its time kept in `droppedTimes`
+///   (as a replay's `outside_city: drop` skips such a row).
 ///
 /// Invariant: `next` returns customers in non-decreasing time, each in [0, horizon), each place in a zone
 /// (and, in a road city, on the nearest road whenever that point is in a zone too).
@@ -22,6 +25,12 @@ final class RealDemand {
 
     private let source: Source
     private let zones: ZonePoints
+    /// Where OD-matrix zones' points are drawn: `zones`, or the matrix's own demand zones.
+    private let matrixZones: ZonePoints
+    /// Matrix zone → zone of `matrixZones` (the identity without demand zones of its own).
+    private let matrixZone: [Int]
+    /// Times of the arrivals skipped because a point of theirs lies outside every dispatch zone (demand zones only).
+    private(set) var droppedTimes: [Double] = []
     /// The city, whose road network (if any) every place is snapped to.
     private let city: CityModel
     private let horizon: Double
@@ -33,6 +42,14 @@ final class RealDemand {
         guard scenario.demand.trips != nil || scenario.demand.odMatrix != nil else { return nil }
         let demand = scenario.demand
         zones = ZonePoints(layout: city.geometry.layout, roads: city.roads)
+        if let fitted = demand.odMatrix, let own = fitted.zones {
+            let width = scenario.city.widthKm * 1000, height = scenario.city.heightKm * 1000
+            matrixZones = ZonePoints(layout: try ZoneLayout(polygons: own.zones, width: width, height: height), roads: city.roads)
+            matrixZone = fitted.demandZone
+        } else {
+            matrixZones = zones
+            matrixZone = Array(0..<zones.layout.zoneCount)
+        }
         self.city = city
         self.horizon = horizon
         if let replay = demand.trips {
@@ -65,11 +82,19 @@ final class RealDemand {
             let trip = schedule.trips[nextIndex - 1]
             return DemandTrip(time: trip.time, origin: city.onRoad(trip.origin), destination: city.onRoad(trip.destination))
         case .odMatrix(let process, let tables, let pairs):
-            guard let at = process.nextArrival(after: time, horizon: horizon, arrivals) else { return nil }
-            let hour = Int(at / 3600) % 24
-            let pair = pairs[hour][tables[hour].sample(using: places)]
-            let origin = zones.point(in: pair.origin, places)
-            return DemandTrip(time: at, origin: city.onRoad(origin), destination: city.onRoad(zones.point(in: pair.destination, places)))
+            var after = time
+            while let at = process.nextArrival(after: after, horizon: horizon, arrivals) {
+                let hour = Int(at / 3600) % 24
+                let pair = pairs[hour][tables[hour].sample(using: places)]
+                let origin = city.onRoad(matrixZones.point(in: matrixZone[pair.origin], places))
+                let destination = city.onRoad(matrixZones.point(in: matrixZone[pair.destination], places))
+                if city.geometry.contains(origin), city.geometry.contains(destination) {
+                    return DemandTrip(time: at, origin: origin, destination: destination)
+                }
+                droppedTimes.append(at)
+                after = at
+            }
+            return nil
         }
     }
 }

@@ -42,6 +42,8 @@ public struct SweepMetric: Sendable {
             SweepMetric(name: "rejected", higherIsBetter: false, unit: .count) { Double($0.requests.rejected) },
             SweepMetric(name: "expired", higherIsBetter: false, unit: .count) { Double($0.requests.expired) },
             SweepMetric(name: "cancelled", higherIsBetter: false, unit: .count) { Double($0.requests.cancelled) },
+            // OD draws on demand zones of their own that fell outside every dispatch zone (0 for other demand).
+            SweepMetric(name: "dropped_outside_zones", higherIsBetter: false, unit: .count) { Double($0.requests.droppedOutsideZones ?? 0) },
             SweepMetric(name: "throughput_per_hour", higherIsBetter: true, unit: .rate) { $0.throughputPerHour },
             SweepMetric(name: "fleet.taxis", higherIsBetter: false, unit: .count) { Double($0.fleet.taxis) },
             SweepMetric(name: "fleet.utilization", higherIsBetter: true, unit: .share) { $0.fleet.utilization },

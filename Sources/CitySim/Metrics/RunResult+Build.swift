@@ -65,6 +65,9 @@ extension RunResult {
             }
         }
         counts.refusedOpenRequest = sim.refusedOpenRequest
+        if sim.scenario.demand.odMatrix?.zones != nil {
+            counts.droppedOutsideZones = sim.realDemand?.droppedTimes.filter { $0 >= sim.warmup }.count
+        }
         counts.refusedTooSoon = sim.refusedTooSoon
         let working = drivers.filter { $0.shiftHours > 0 }
         let shiftHours = working.reduce(0) { $0 + $1.shiftHours }

@@ -46,6 +46,10 @@ public struct RunSummary: Codable, Sendable, Equatable {
         /// Requests the core refused, not in `generated`: D12 (the customer already had an open
         /// immediate request) and D11 (reservation lead below `dispatch.reservation_min_lead_s`).
         public var refusedOpenRequest = 0, refusedTooSoon = 0
+        /// OD-matrix draws on demand zones of their own (`demand.od_matrix.zones`) in the window that were not
+        /// requested because their origin or destination lies outside every dispatch zone; not in `generated`.
+        /// Absent (nil) for every other demand.
+        public var droppedOutsideZones: Int? = nil
     }
     public struct OfferCounts: Codable, Sendable, Equatable {
         public var sent = 0, accepted = 0, declined = 0, timedOut = 0

@@ -50,19 +50,47 @@ extension Scenario.ZonePolygonsSpec {
         for key in [Scenario.Zone.CodingKeys.shape, .sideKm, .areaKm2] where map.has(key) {
             throw map.error(at: key, "does not apply to zones read from GeoJSON; remove it")
         }
-        let path = Scenario.RoadNetworkSpec.resolve(try map.string(.geojson), against: scenarioFile)
+        return try read(map, keys: (.geojson, .idProperty, .nameProperty), file: scenarioFile, projection: projection,
+                        widthKm: widthKm, heightKm: heightKm)
+    }
+
+    /// Reads the keys `keys` name (`geojson`, `id_property`, `name_property`) from any mapping that holds them
+    /// (`city.zone`, `demand.od_matrix.zones`) and loads the zones; errors name the `geojson` key.
+    static func read<Key: ScenarioKeys>(_ map: MappingReader<Key>, keys: (geojson: Key, idProperty: Key, nameProperty: Key),
+                                        file scenarioFile: String, projection: LocalProjection?, widthKm: Double,
+                                        heightKm: Double) throws(ScenarioError) -> Self {
+        let path = Scenario.RoadNetworkSpec.resolve(try map.string(keys.geojson), against: scenarioFile)
         guard let projection else {
-            throw map.error(at: .geojson, "GeoJSON zones are in latitude/longitude: the city needs a road_network or a city.projection to place them")
+            throw map.error(at: keys.geojson, "GeoJSON zones are in latitude/longitude: the city needs a road_network or a city.projection to place them")
         }
-        let idProperty = try map.optional(.idProperty, default: nil) { (r) throws(ScenarioError) -> String? in try r.string() }
-        let nameProperty = try map.optional(.nameProperty, default: nil) { (r) throws(ScenarioError) -> String? in try r.string() }
+        let idProperty = try map.optional(keys.idProperty, default: nil) { (r) throws(ScenarioError) -> String? in try r.string() }
+        let nameProperty = try map.optional(keys.nameProperty, default: nil) { (r) throws(ScenarioError) -> String? in try r.string() }
+        do {
+            return try load(path: path, idProperty: idProperty, nameProperty: nameProperty, projection: projection,
+                            widthKm: widthKm, heightKm: heightKm)
+        } catch {
+            throw map.error(at: keys.geojson, "\(error)")
+        }
+    }
+
+    /// Loads the zones of the GeoJSON file at `path` (resolved) into the city `width × height` km of
+    /// `projection`: `city.zone.geojson`'s reader, also the demand zones of `demand.od_matrix.zones` and
+    /// `fit-demand --zones`.
+    /// - Throws: `ZoneFileError` naming the file and why its zones cannot be used.
+    public static func load(path: String, idProperty: String?, nameProperty: String?, projection: LocalProjection,
+                            widthKm: Double, heightKm: Double) throws(ZoneFileError) -> Self {
         do {
             let file = try GeoJSONZones(contentsOf: path, idProperty: idProperty, nameProperty: nameProperty)
             let zones = try file.polygonZones(in: projection, width: widthKm * 1000, height: heightKm * 1000)
             return Self(file: path, idProperty: idProperty, nameProperty: nameProperty, zones: zones,
                         ids: file.zones.map(\.id), names: file.zones.map(\.name))
         } catch {
-            throw map.error(at: .geojson, "cannot use the zones of '\(path)': \(error)")
+            throw ZoneFileError(description: "cannot use the zones of '\(path)': \(error)")
         }
     }
+}
+
+/// Why a GeoJSON zone file cannot be used. Invariant: `description` names the file and the reason.
+public struct ZoneFileError: Error, CustomStringConvertible, Sendable {
+    public var description: String
 }
