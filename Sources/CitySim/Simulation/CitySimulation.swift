@@ -35,8 +35,9 @@ public final class CitySimulation {
     /// Per planned taxi leg, in `plannerDemand.legs` order: the request it became, or nil when the core refused it.
     var plannerBookings: [RequestID?] = []
     var drivers: [SimDriver] = []
-    /// Drifts along the roads in progress, by driver (road cities only; a voided drift's entry is left until the next).
-    var roadDrifts: [Int32: RoadDrift] = [:]
+    /// Per driver, the leg along the roads in progress (to a pickup, a ride, a drift), or nil: road cities
+    /// only (empty on the grid). At most one per driver, dropped when it ends, so memory is bounded by the fleet.
+    var legs: [RoadLeg?] = []
     var rides: [RideRecord] = []
     var hourly: [HourSample] = []
     var effects: [Effect] = []
