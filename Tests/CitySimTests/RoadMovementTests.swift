@@ -121,6 +121,28 @@ struct RoadMovementTests {
         #expect(pickups > 50)
     }
 
+    @Test("an offer stops a drifting taxi where its drift has taken it, and the core has that on-road place")
+    func offerStopsADriftWhereTheTaxiIs() throws {
+        let simulation = try CitySimulation(scenario: try HelsinkiScenarioTests.helsinki(["duration_hours=6"]))
+        let router = try #require(simulation.city.roads)
+        var stopped = 0, movedOn = 0
+        try Self.stepping(simulation) { before in
+            let now = simulation.events.now
+            for (d, leg) in before.enumerated() where leg?.purpose == .drift && simulation.legs[d] == nil {
+                guard case .offered? = simulation.core.status(of: DriverID(d)) else { continue }  // not reached or shift over
+                var leg = leg!
+                let place = leg.position(at: now, on: router)
+                guard simulation.city.geometry.contains(place) else { continue }  // off the zones: not reported
+                #expect(simulation.core.position(of: DriverID(d)) == place)
+                #expect(simulation.position(of: Int32(d)) == place)
+                stopped += 1
+                if place.euclideanDistance(to: leg.origin) > 1 { movedOn += 1 }
+            }
+        }
+        #expect(stopped > 10)
+        #expect(movedOn > stopped / 2)
+    }
+
     @Test("with taxis moving along their routes and D9 taking rides on the way, the same seed gives the same output")
     func movementIsDeterministic() throws {
         let scenario = try Self.lateTaxis()
