@@ -13,9 +13,9 @@ struct RoadDriftTests {
         let router = try #require(city.roads)
         let from = Position(x: 100, y: 100), to = Position(x: 900, y: 1500)
         let path = router.path(from: from, to: to, departingAt: 3600)
-        let drift = RoadDrift(path: path, startedAt: 3600, duration: 2 * path.duration)
-        #expect(drift.position(at: 3600) == from && drift.position(at: drift.endsAt) == to)
-        let middle = drift.position(at: 3600 + path.duration), expected = path.position(after: path.duration / 2)
+        var drift = RoadLeg(.drift, from: from, to: to, startedAt: 3600, duration: 2 * path.duration)
+        #expect(drift.position(at: 3600, on: router) == from && drift.position(at: drift.endsAt, on: router) == to)
+        let middle = drift.position(at: 3600 + path.duration, on: router), expected = path.position(after: path.duration / 2)
         #expect(middle.euclideanDistance(to: expected) < 1e-6)
     }
 

@@ -16,8 +16,9 @@ extension CitySimulation {
                 drivers[Int(d)].offeredFromStamp = queueOrder.stamp(of: d)
                 recordLeavesQueue(d, dispatched: true)
                 noteLeftQueue(d, byOffer: true)
-                drivers[Int(d)].generation &+= 1  // a drift in progress is void: the taxi stays where the core has it
+                drivers[Int(d)].generation &+= 1  // a drift in progress is void: the taxi stops where it is
                 drivers[Int(d)].pendingPosition = nil
+                stopDrift(d)
                 let behaviour = scenario.drivers
                 guard !behaviourRandom.bernoulli(behaviour.neverAnswerShare) else { break }  // silent: D4 will fire
                 let delay = behaviourRandom.duration(behaviour.responseTime)
@@ -35,15 +36,12 @@ extension CitySimulation {
             case .customerNotified(let request, _, _, let eta), .reassigned(let request, _, _, let eta):
                 startPickupDrive(request, eta: eta)
             case .assignmentRevoked(let driver, let request):
-                // D9: too late. The driver finishes the drive, then turns available there.
+                // D9: too late. The driver turns available where the drive has taken them (`revoked`).
                 let d = Int32(driver.rawValue)
                 finishBusy(d)
                 rides[request.rawValue].reassignments += 1
                 rides[request.rawValue].excludedTaxis.append(d)
-                drivers[Int(d)].generation &+= 1
-                drivers[Int(d)].pendingPosition = rides[request.rawValue].origin
-                schedule(.turnsAvailable(driver: d, generation: drivers[Int(d)].generation),
-                         at: max(now, drivers[Int(d)].expectedArrival))
+                revoked(d, pickup: rides[request.rawValue].origin)
             case .noTaxiAvailable(let request, _):
                 rides[request.rawValue].outcome = .rejected
             case .requestExpired(let request, _):
@@ -91,6 +89,11 @@ extension CitySimulation {
         let instant = scenario.validation.enabled && scenario.validation.pickup == .instant
         let arrival = now + (instant ? 0 : eta * rides[request.rawValue].draw.pickupNoise)
         drivers[Int(d)].expectedArrival = arrival
+        // In a road city the drive is a leg along the roads from where the core has the taxi (where its ETA
+        // was computed from) to the pickup, stretched by the request's noise so it ends at `arrival`.
+        if city.roads != nil, let from = core.position(of: driver) {
+            startLeg(d, .toPickup, from: from, to: rides[request.rawValue].origin, duration: arrival - now)
+        }
         let pickup = max(arrival, rides[request.rawValue].meetingTime ?? arrival)
         schedule(.reachesPickup(driver: d, request: request, generation: drivers[Int(d)].generation), at: pickup)
     }

@@ -125,12 +125,14 @@ extension CitySimulation {
         } else {
             duration = ride.draw.rideNoise * city.travel.travelTime(from: ride.origin, to: ride.destination, departingAt: events.now)
         }
+        startLeg(d, .ride, from: ride.origin, to: ride.destination, duration: duration)  // replaces the pickup drive
         schedule(.reachesDestination(driver: d, request: request), at: events.now + duration)
     }
 
     private func reachDestination(_ d: Int32, _ request: RequestID) {
         mustCommand(.droppedOff(drivers[Int(d)].id, request, at: rides[request.rawValue].destination))
         if events.now >= warmup { drivers[Int(d)].rides += 1 }
+        endLeg(d)
         finishBusy(d)
         becomeFree(d)
     }

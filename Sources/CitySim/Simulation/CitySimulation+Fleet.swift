@@ -14,6 +14,7 @@ extension CitySimulation {
             let driver = DriverID(index)
             drivers.append(SimDriver(id: driver, shift: entry.shift, shifts: entry.shifts.map { ($0.start, $0.end) }))
             queueOrder.addTaxi()
+            if city.roads != nil { legs.append(nil) }
             mustCommand(.addDriver(driver, taxiCode: entry.taxiCode))
             for interval in entry.shifts {
                 shiftEvents.append((.shiftStarts(driver: Int32(index)), interval.start, 0))
@@ -60,6 +61,7 @@ extension CitySimulation {
                 mustCommand(.endShift(id))
                 drivers[Int(d)].generation &+= 1
                 drivers[Int(d)].pendingPosition = nil  // a drift or a move in progress ends with the shift
+                endLeg(d)
                 drivers[Int(d)].onShift = false
                 drivers[Int(d)].leaving = false
                 drivers[Int(d)].shiftSeconds += inWindow(from: drivers[Int(d)].shiftStartedAt, to: events.now)

@@ -38,8 +38,9 @@ public final class CitySimulation {
     /// Per planned taxi leg, in `plannerDemand.legs` order: the request it became, or nil when the core refused it.
     var plannerBookings: [RequestID?] = []
     var drivers: [SimDriver] = []
-    /// Drifts along the roads in progress, by driver (road cities only; a voided drift's entry is left until the next).
-    var roadDrifts: [Int32: RoadDrift] = [:]
+    /// Per driver, the leg along the roads in progress (to a pickup, a ride, a drift), or nil: road cities
+    /// only (empty on the grid). At most one per driver, dropped when it ends, so memory is bounded by the fleet.
+    var legs: [RoadLeg?] = []
     var rides: [RideRecord] = []
     var hourly: [HourSample] = []
     var effects: [Effect] = []
@@ -98,6 +99,16 @@ public final class CitySimulation {
     /// Runs the scenario to its horizon and returns what was measured.
     public func run() throws -> RunResult {
         let started = Date()
+        try begin()
+        while try step() {}
+        if checksInvariants { invariantProblems += core.invariantViolations().map { "at the end: \($0)" } }
+        closeBooks()
+        let wall = Date().timeIntervalSince(started)
+        return RunResult(simulation: self, wallSeconds: wall)
+    }
+
+    /// The first part of `run`: the fleet's shifts, the first customers and the hourly samples scheduled.
+    func begin() throws {
         // Storage sized from the scenario (expected arrivals plus 4 standard deviations of their Poisson
         // count, plus planner legs), so the requests' records are not copied while they grow.
         let expected = realDemand?.expectedCount ?? demand.expectedArrivals(horizon: horizon)
@@ -113,20 +124,19 @@ public final class CitySimulation {
         }
         if let first = plannerDemand?.legs.first { schedule(.plannerLeg, at: first.bookAt) }
         schedule(.hourTick(hour: 0), at: 0, priority: 1)
-        while let (time, event) = events.popNext() {
-            if time >= horizon { break }
-            eventCount += 1
-            try handle(event)
-            if checksInvariants, eventCount % invariantCheckInterval == 0 {
-                let problems = core.invariantViolations()
-                if !problems.isEmpty { invariantProblems += problems.map { "t=\(time): \($0)" } }
-            }
-            if let progress, eventCount & 0xFFFF == 0 { progress(time, horizon) }
+    }
+
+    /// Handles the next event (tests step a run with it); false when none is left before the horizon.
+    func step() throws -> Bool {
+        guard let (time, event) = events.popNext(), time < horizon else { return false }
+        eventCount += 1
+        try handle(event)
+        if checksInvariants, eventCount % invariantCheckInterval == 0 {
+            let problems = core.invariantViolations()
+            if !problems.isEmpty { invariantProblems += problems.map { "t=\(time): \($0)" } }
         }
-        if checksInvariants { invariantProblems += core.invariantViolations().map { "at the end: \($0)" } }
-        closeBooks()
-        let wall = Date().timeIntervalSince(started)
-        return RunResult(simulation: self, wallSeconds: wall)
+        if let progress, eventCount & 0xFFFF == 0 { progress(time, horizon) }
+        return true
     }
 
     // MARK: - Scheduling

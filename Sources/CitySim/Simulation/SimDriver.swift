@@ -18,8 +18,9 @@ struct SimDriver {
     /// When the driver last joined a queue, while available.
     var availableSince: Double?
     var busySince: Double?
-    /// Where the driver will be when the current drive ends (for a lost ride, D9).
+    /// When the current drive to a pickup ends (on the grid, when a taxi that lost the ride to D9 turns available).
     var expectedArrival = 0.0
+    /// Where the driver will be when the pending move ends: a drift's target, where a D9-revoked taxi turns available.
     var pendingPosition: Position?
     /// The queue place the driver had when the current offer reached them: (zone, stamp) of `QueueOrderCheck`.
     var offeredFromZone = -1, offeredFromStamp = 0
