@@ -69,20 +69,22 @@ sample $(( $(date +%s) - START )) >>"$OUT.tsv"
   echo "soak at commit $COMMIT, $("$BIN" --version)"
   echo "$RATE ride requests/s from $CLIENTS paced clients, $DRIVERS taxis completing rides, $DURATION, archive_after_s $ARCHIVE_AFTER"
   cat "$WORK/load.txt"
-  awk -F'\t' 'BEGIN { n = 0 } NR > 1 && $2 != "" { t[n] = $1; r[n] = $2; h[n] = $4; p[n] = $7; a[n] = $11; u[n] = $9; c[n] = $3; n++ }
+  # The load's samples are those up to DURATION s; later ones are of its end-state check (reads every ride).
+  awk -F'\t' -v load="${DURATION%s}" 'BEGIN { n = 0 }
+    NR > 1 && $2 != "" && $1 > load + 0 { if ($2 > check) check = $2 }
+    NR > 1 && $2 != "" && $1 <= load + 0 { t[n] = $1; r[n] = $2; h[n] = $4; p[n] = $7; a[n] = $11; u[n] = $9; c[n] = $3; n++ }
     function slope(v,   i, k, sx, sy, sxx, sxy) {
-      for (i = 0; i < n - 1; i++) if (t[i] >= from) { k++; sx += t[i]; sy += v[i]; sxx += t[i] * t[i]; sxy += t[i] * v[i] }
+      for (i = 0; i < n; i++) if (t[i] >= from) { k++; sx += t[i]; sy += v[i]; sxx += t[i] * t[i]; sxy += t[i] * v[i] }
       return 3600 * (k * sxy - sx * sy) / (k * sxx - sx * sx)
     }
     END {
       if (n < 3) { print "too few samples"; exit }
-      last = t[n - 2]; from = (last >= 3600) ? last - 2700 : last / 4   # n - 1 is the sample after the load
-      for (i = 0; i < n; i++) { if (r[i] > max) max = r[i]; if (t[i] >= from && i < n - 1) k++; if (t[i] <= 600 && i < n - 1) ten = i }
-      printf "RSS: first sample %.1f MiB, at %d s %.1f MiB, at the end of the load (%d s) %.1f MiB, after it %.1f MiB, max %.1f MiB\n", r[0], t[ten], r[ten], last, r[n - 2], r[n - 1], max
-      printf "rides held at the end of the load: %d; pending timers at %d s %d, at the end %d (max %d)\n", h[n - 2], t[ten], p[ten], p[n - 2], pmax(p)
+      last = t[n - 1]; from = (last >= 3600) ? last - 2700 : last / 4
+      for (i = 0; i < n; i++) { if (r[i] > max) max = r[i]; if (p[i] + 0 > pmax) pmax = p[i] + 0; if (t[i] >= from) k++; if (t[i] <= 600) ten = i }
+      printf "RSS: first sample %.1f MiB, at %d s %.1f MiB, last of the load (%d s) %.1f MiB, max %.1f MiB; max during the end-state check %.1f MiB\n", r[0], t[ten], r[ten], last, r[n - 1], max, check
+      printf "rides held at the end of the load: %d; pending timers at %d s %d, at the end %d (max %d)\n", h[n - 1], t[ten], p[ten], p[n - 1], pmax
       printf "slopes from %d s to %d s (%d samples): RSS %.1f MiB/h, RssAnon %.1f MiB/h, malloc in use %.1f MiB/h\n", from, last, k, slope(r), slope(a), slope(u)
-      printf "server CPU: %.0f s over %d s of load (%.2f cores)\n", c[n - 2], last, c[n - 2] / last
-    }
-    function pmax(v,   i, m) { for (i = 0; i < n; i++) if (v[i] + 0 > m) m = v[i] + 0; return m }' "$OUT.tsv"
+      printf "server CPU: %.0f s over %d s of load (%.2f cores)\n", c[n - 1], last, c[n - 1] / last
+    }' "$OUT.tsv"
 } | tee "$OUT.txt"
 exit $STATUS
