@@ -4,7 +4,8 @@
 # accept every offer and complete the ride at once (so rides end `completed`, the rest `rejected`).
 # Every INTERVAL seconds it samples the server's RSS, CPU seconds and the rides it holds in memory,
 # then writes OUT.tsv (the samples), OUT.json (the load report) and OUT.txt (summary: rides served,
-# RSS first/last/max, least-squares slope of RSS over the last 45 min, or the last 3/4 if shorter).
+# RSS at 10 min and at the end, least-squares slopes of RSS, RssAnon and malloc's bytes in use over
+# the last 45 min of the load, or its last 3/4 if shorter; pending timers; server CPU).
 #
 #   Scripts/soak.sh                                              # 1 h at 1,000/s → Results/service/soak-1h.*
 #   DURATION=150s INTERVAL=10 OUT=/tmp/soak-short Scripts/soak.sh   # short check of the mechanism
@@ -35,16 +36,24 @@ trap cleanup EXIT
 for _ in $(seq 1 200); do curl -sf "http://127.0.0.1:$PORT/health" >/dev/null 2>&1 && break; sleep 0.1; done
 
 TICKS=$(getconf CLK_TCK)
-sample() {  # elapsed s, RSS MiB, server CPU s, rides held in memory, database + WAL MiB, load average
-  local rss cpu held db
+sample() {  # elapsed s, RSS MiB, server CPU s, rides held, database + WAL MiB, load average, then from /metrics
+  # pending timers, rides archived, malloc in use and free (MiB), and RSS split: anonymous, file, shared memory (MiB)
+  local rss cpu metrics held extra split db
   rss=$(awk '/^VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$SERVER/status" 2>/dev/null)
   cpu=$(awk -v t="$TICKS" '{ printf "%.1f", ($14 + $15) / t }' "/proc/$SERVER/stat" 2>/dev/null)
-  held=$(curl -sf "http://127.0.0.1:$PORT/metrics" | awk '/^citysim_rides\{/ { n += $2 } END { print n + 0 }')
+  metrics=$(curl -sf "http://127.0.0.1:$PORT/metrics")
+  held=$(awk '/^citysim_rides\{/ { n += $2 } END { print n + 0 }' <<<"$metrics")
+  extra=$(awk '/^citysim_pending_timers / { t = $2 } /^citysim_rides_archived / { a = $2 }
+    /^citysim_heap_in_use_bytes / { u = $2 } /^citysim_heap_free_bytes / { f = $2 }
+    END { printf "%d\t%d\t%.1f\t%.1f", t, a, u / 1048576, f / 1048576 }' <<<"$metrics")
+  split=$(awk '/^RssAnon/ { a = $2 } /^RssFile/ { f = $2 } /^RssShmem/ { s = $2 }
+    END { printf "%.1f\t%.1f\t%.1f", a / 1024, f / 1024, s / 1024 }' "/proc/$SERVER/status" 2>/dev/null)
   db=$(du -cm "$WORK"/service.sqlite* 2>/dev/null | awk 'END { print $1 }')
-  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$rss" "$cpu" "$held" "$db" "$(cut -d' ' -f1 /proc/loadavg)"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$rss" "$cpu" "$held" "$db" "$(cut -d' ' -f1 /proc/loadavg)" "$extra" "$split"
 }
-printf 'elapsed_s\trss_mib\tserver_cpu_s\trides_held\tdb_mib\tload_avg\n' >"$OUT.tsv"
+printf 'elapsed_s\trss_mib\tserver_cpu_s\trides_held\tdb_mib\tload_avg\tpending_timers\trides_archived\theap_in_use_mib\theap_free_mib\trss_anon_mib\trss_file_mib\trss_shmem_mib\n' >"$OUT.tsv"
 START=$(date +%s)
+COMMIT=$(git rev-parse --short HEAD)  # at the start: commits made during the soak are not in the binary
 ( while kill -0 "$SERVER" 2>/dev/null; do sample $(( $(date +%s) - START )) >>"$OUT.tsv"; sleep "$INTERVAL"; done ) &
 SAMPLER=$!
 
@@ -57,17 +66,25 @@ kill "$SAMPLER" 2>/dev/null; SAMPLER=
 sample $(( $(date +%s) - START )) >>"$OUT.tsv"
 
 {
-  echo "soak at commit $(git rev-parse --short HEAD), $("$BIN" --version)"
+  echo "soak at commit $COMMIT, $("$BIN" --version)"
   echo "$RATE ride requests/s from $CLIENTS paced clients, $DRIVERS taxis completing rides, $DURATION, archive_after_s $ARCHIVE_AFTER"
   cat "$WORK/load.txt"
-  awk -F'\t' 'NR > 1 && $2 != "" { t[n] = $1; r[n] = $2; h[n] = $4; n++ }
+  # The load's samples are those up to DURATION s; later ones are of its end-state check (reads every ride).
+  awk -F'\t' -v load="${DURATION%s}" 'BEGIN { n = 0 }
+    NR > 1 && $2 != "" && $1 > load + 0 { if ($2 > check) check = $2 }
+    NR > 1 && $2 != "" && $1 <= load + 0 { t[n] = $1; r[n] = $2; h[n] = $4; p[n] = $7; a[n] = $11; u[n] = $9; c[n] = $3; n++ }
+    function slope(v,   i, k, sx, sy, sxx, sxy) {
+      for (i = 0; i < n; i++) if (t[i] >= from) { k++; sx += t[i]; sy += v[i]; sxx += t[i] * t[i]; sxy += t[i] * v[i] }
+      return 3600 * (k * sxy - sx * sy) / (k * sxx - sx * sx)
+    }
     END {
-      if (n < 2) { print "too few samples"; exit }
+      if (n < 3) { print "too few samples"; exit }
       last = t[n - 1]; from = (last >= 3600) ? last - 2700 : last / 4
-      for (i = 0; i < n; i++) { if (r[i] > max) max = r[i]; if (t[i] >= from) { k++; sx += t[i]; sy += r[i]; sxx += t[i] * t[i]; sxy += t[i] * r[i] } }
-      slope = (k * sxy - sx * sy) / (k * sxx - sx * sx)
-      printf "RSS: first sample %.1f MiB, last %.1f MiB, max %.1f MiB; rides held at the end of the load: %d\n", r[0], r[n - 1], max, h[n - 2]
-      printf "RSS slope from %d s to %d s (%d samples): %.3f MiB/h\n", from, last, k, slope * 3600
+      for (i = 0; i < n; i++) { if (r[i] > max) max = r[i]; if (p[i] + 0 > pmax) pmax = p[i] + 0; if (t[i] >= from) k++; if (t[i] <= 600) ten = i }
+      printf "RSS: first sample %.1f MiB, at %d s %.1f MiB, last of the load (%d s) %.1f MiB, max %.1f MiB; max during the end-state check %.1f MiB\n", r[0], t[ten], r[ten], last, r[n - 1], max, check
+      printf "rides held at the end of the load: %d; pending timers at %d s %d, at the end %d (max %d)\n", h[n - 1], t[ten], p[ten], p[n - 1], pmax
+      printf "slopes from %d s to %d s (%d samples): RSS %.1f MiB/h, RssAnon %.1f MiB/h, malloc in use %.1f MiB/h\n", from, last, k, slope(r), slope(a), slope(u)
+      printf "server CPU: %.0f s over %d s of load (%.2f cores)\n", c[n - 1], last, c[n - 1] / last
     }' "$OUT.tsv"
 } | tee "$OUT.txt"
 exit $STATUS

@@ -82,6 +82,7 @@ import Testing
         #expect(largest <= 11)
         // Ride n ends at 10 n s; after the last round (clock at 30,000 s) those ended by 29,900 s are archived.
         #expect(await host.archivedCounts[.completed] == 2_991)
+        #expect(await host.operationalState().archivedRides == 2_991)  // GET /metrics: citysim_rides_archived
         #expect(await host.heldRecords == 9)
         #expect(await host.invariantViolations().isEmpty)
     }

@@ -12,6 +12,8 @@ public struct OperationalState: Sendable, Equatable {
     public var waitingCustomers: Int
     public var availableTaxis: Int
     public var pendingTimers: Int
+    /// Rides archived out of memory (`archiveEnded`), all states together.
+    public var archivedRides: Int
     /// Open event streams of customers and of drivers.
     public var subscribers: [(String, Int)]
 
@@ -22,7 +24,7 @@ public struct OperationalState: Sendable, Equatable {
     public static func == (a: OperationalState, b: OperationalState) -> Bool {
         a.ridesByState.elementsEqual(b.ridesByState, by: ==) && a.queueLengths == b.queueLengths
             && a.waitingCustomers == b.waitingCustomers && a.availableTaxis == b.availableTaxis
-            && a.pendingTimers == b.pendingTimers && a.subscribers.elementsEqual(b.subscribers, by: ==)
+            && a.pendingTimers == b.pendingTimers && a.archivedRides == b.archivedRides && a.subscribers.elementsEqual(b.subscribers, by: ==)
     }
 }
 
@@ -44,6 +46,7 @@ extension DispatchHost {
             waitingCustomers: counts[Self.stateIndex(.pending)],
             availableTaxis: core.availableTaxiCount,
             pendingTimers: timers.count,
+            archivedRides: archivedCounts.values.reduce(0, +),
             subscribers: [("customer", customers), ("driver", drivers)])
     }
 

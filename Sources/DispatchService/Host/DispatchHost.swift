@@ -45,6 +45,8 @@ public actor DispatchHost {
     /// The timer loop's current sleep, cancelled when an earlier timer arrives.
     var sleeper: Task<Void, Never>?
     var sleepingUntil = Double.infinity
+    /// Timers pending after the last sweep of ended rides' timers (`dropStaleTimersIfGrown`).
+    var timersAfterSweep = 0
     /// Where command-log commits are counted and timed; nil = not measured.
     var metrics: ServiceMetrics?
     /// Receives the `dispatch.<op>` and `store.commit` spans (a no-op unless a tracer is bootstrapped or given).
@@ -221,6 +223,7 @@ public actor DispatchHost {
         archivedCounts = archived
         rebuilds += 1
         timers = TimerQueue()
+        timersAfterSweep = 0
         for (timer, dues) in pending.sorted(by: { $0.value.min()! < $1.value.min()! }) {
             for due in dues.sorted() { timers.insert(timer, due: due) }
         }

@@ -2,6 +2,9 @@ import DispatchCore
 
 /// The service's pending `Effect.wake`s: a binary min-heap ordered by
 /// (due time, insertion sequence), so simultaneous timers fire in the order asked.
+///
+/// Invariant: every entry precedes or ties with its children (`heap[(i - 1) / 2]` is not
+/// after `heap[i]`), so `first` is the earliest; removing entries keeps the others' order.
 struct TimerQueue {
     struct Entry {
         var due: Double
@@ -38,16 +41,27 @@ struct TimerQueue {
         guard !heap.isEmpty else { return nil }
         heap.swapAt(0, heap.count - 1)
         let first = heap.removeLast()
-        var parent = 0
+        siftDown(from: 0)
+        return first
+    }
+
+    /// Removes every timer `isRemoved` picks; the others keep their order (due time, then sequence).
+    /// - Complexity: O(n) — the survivors are re-heaped bottom-up.
+    mutating func removeAll(where isRemoved: (TimerID) -> Bool) {
+        heap.removeAll { isRemoved($0.timer) }
+        for parent in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(from: parent) }
+    }
+
+    private mutating func siftDown(from start: Int) {
+        var parent = start
         while true {
             let left = 2 * parent + 1, right = left + 1
             var smallest = parent
             if left < heap.count, heap[left].precedes(heap[smallest]) { smallest = left }
             if right < heap.count, heap[right].precedes(heap[smallest]) { smallest = right }
-            if smallest == parent { break }
+            if smallest == parent { return }
             heap.swapAt(parent, smallest)
             parent = smallest
         }
-        return first
     }
 }

@@ -108,6 +108,12 @@ public final class ServiceMetrics: Sendable {
             .set(Double(state.waitingCustomers))
         gauge("citysim_pending_timers", "Timers the host will fire (offers, maximum allowed delays, reservations).")
             .set(Double(state.pendingTimers))
+        gauge("citysim_rides_archived", "Rides archived out of memory (all states).").set(Double(state.archivedRides))
+        if let heap = ProcessHeap.current() {
+            gauge("citysim_heap_in_use_bytes", "malloc: bytes in allocated chunks (all arenas, mmapped included).")
+                .set(Double(heap.inUse))
+            gauge("citysim_heap_free_bytes", "malloc: bytes in free chunks the arenas keep.").set(Double(heap.free))
+        }
         gauge("citysim_available_taxis", "Taxis available in a zone queue.").set(Double(state.availableTaxis))
         for (status, count) in state.ridesByState {  // every state, 0 included, so a drained state reads 0
             gauge("citysim_rides", "Rides held in memory, by state.", [("state", status)]).set(Double(count))
