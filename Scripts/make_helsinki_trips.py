@@ -13,28 +13,16 @@ Synthetic, not real: the test data of the Helsinki trip replay (Scenarios/helsin
 - passenger_count 1-4; ~1 % of rows have DOLocationID 265 (TLC's "Outside of NYC": here, outside the
   districts), which the scenario drops with `outside_city: drop`; other columns are plausible fillers.
 """
-import math
 import random
 from pathlib import Path
+
+from make_trips import HEADER, poisson  # the TLC columns and the Poisson draw of the NYC sample
 
 BASE = 60
 PROFILE = [0.5, 0.4, 0.3, 0.2, 0.15, 0.3, 0.7, 1.9, 2.1, 1.3, 1.0, 1.0,
            1.1, 1.1, 1.0, 1.1, 1.9, 2.2, 1.5, 1.2, 1.1, 1.0, 0.9, 0.7]
 DISTRICTS = [1, 2, 3, 4, 5, 6]
 CENTRAL = {2: 2.0, 4: 3.0, 5: 3.0}           # Kaartinkaupunki, Keskusta, Kluuvi
-HEADER = ("VendorID,tpep_pickup_datetime,tpep_dropoff_datetime,passenger_count,trip_distance,RatecodeID,"
-          "store_and_fwd_flag,PULocationID,DOLocationID,payment_type,fare_amount,extra,mta_tax,tip_amount,"
-          "tolls_amount,improvement_surcharge,total_amount,congestion_surcharge,Airport_fee")
-
-
-def poisson(rng, mean):
-    limit, k, p = math.exp(-mean), 0, rng.random()
-    while p > limit:
-        k += 1
-        p *= rng.random()
-    return k
-
-
 def weights(hour, origin):
     if origin:
         return [CENTRAL.get(d, 1.0) for d in DISTRICTS]
