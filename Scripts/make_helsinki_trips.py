@@ -23,6 +23,8 @@ PROFILE = [0.5, 0.4, 0.3, 0.2, 0.15, 0.3, 0.7, 1.9, 2.1, 1.3, 1.0, 1.0,
            1.1, 1.1, 1.0, 1.1, 1.9, 2.2, 1.5, 1.2, 1.1, 1.0, 0.9, 0.7]
 DISTRICTS = [1, 2, 3, 4, 5, 6]
 CENTRAL = {2: 2.0, 4: 3.0, 5: 3.0}           # Kaartinkaupunki, Keskusta, Kluuvi
+
+
 def weights(hour, origin):
     if origin:
         return [CENTRAL.get(d, 1.0) for d in DISTRICTS]
