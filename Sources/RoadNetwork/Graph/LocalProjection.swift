@@ -10,44 +10,31 @@ import Foundation
 ///
 /// Invariant: `project` and `unproject` are exact inverses (up to floating-point rounding).
 public struct LocalProjection: Sendable, Equatable {
-    public static let earthRadius = 6_371_008.8
-    public let southWest: LatLon
-    public let centreLatitude: Double
-    @usableFromInline let metresPerDegreeLat: Double
-    @usableFromInline let metresPerDegreeLon: Double
+    public static let earthRadius = EquirectangularProjection.earthRadius
+    /// The formulas and constants: DispatchCore's projection, which CitySim's rectangle cities state too.
+    public let plane: EquirectangularProjection
+
+    /// The south-west corner of the extract (the origin of positions).
+    public var southWest: LatLon { LatLon(latitude: plane.southWestLatitude, longitude: plane.southWestLongitude) }
+    /// Latitude at which east–west distances are true: the extract's middle.
+    public var centreLatitude: Double { plane.referenceLatitude }
 
     /// A projection for points between `southWest` and `northEast`.
     public init(southWest: LatLon, northEast: LatLon) {
-        self.southWest = southWest
-        centreLatitude = (southWest.latitude + northEast.latitude) / 2
-        metresPerDegreeLat = Self.earthRadius * Double.pi / 180
-        metresPerDegreeLon = metresPerDegreeLat * cos(centreLatitude * Double.pi / 180)
+        plane = EquirectangularProjection(southWestLatitude: southWest.latitude, southWestLongitude: southWest.longitude,
+                                          referenceLatitude: (southWest.latitude + northEast.latitude) / 2)
     }
 
-    /// The same projection as `plane` (DispatchCore's value type, which CitySim's rectangle cities state).
-    public init(_ plane: EquirectangularProjection) {
-        southWest = LatLon(latitude: plane.southWestLatitude, longitude: plane.southWestLongitude)
-        centreLatitude = plane.referenceLatitude
-        metresPerDegreeLat = Self.earthRadius * Double.pi / 180
-        metresPerDegreeLon = metresPerDegreeLat * cos(centreLatitude * Double.pi / 180)
-    }
-
-    /// This projection as DispatchCore's `EquirectangularProjection` (the same formulas and constants).
-    public var plane: EquirectangularProjection {
-        EquirectangularProjection(southWestLatitude: southWest.latitude, southWestLongitude: southWest.longitude,
-                                  referenceLatitude: centreLatitude)
-    }
+    /// The same projection as `plane`.
+    public init(_ plane: EquirectangularProjection) { self.plane = plane }
 
     /// The position in metres of a point.
     @inlinable
-    public func project(_ point: LatLon) -> Position {
-        Position(x: (point.longitude - southWest.longitude) * metresPerDegreeLon,
-                 y: (point.latitude - southWest.latitude) * metresPerDegreeLat)
-    }
+    public func project(_ point: LatLon) -> Position { plane.position(latitude: point.latitude, longitude: point.longitude) }
 
     /// The point at a position in metres.
     public func unproject(_ position: Position) -> LatLon {
-        LatLon(latitude: southWest.latitude + position.y / metresPerDegreeLat,
-               longitude: southWest.longitude + position.x / metresPerDegreeLon)
+        let point = plane.coordinates(of: position)
+        return LatLon(latitude: point.latitude, longitude: point.longitude)
     }
 }
