@@ -82,15 +82,22 @@ struct SnapIndex: Sendable {
         }
     }
 
-    /// Squared distance from `p` to segment `edge` (the same arithmetic as `project`).
+    /// The point of segment `edge` nearest `p`, and its fraction along the segment from its tail.
     @inline(__always)
-    func squaredDistance(_ p: Position, to edge: Int, graph: RoadGraph) -> Double {
+    func closest(_ p: Position, on edge: Int, graph: RoadGraph) -> (fraction: Double, point: Position) {
         let a = graph.positions[Int(tails[edge])], b = graph.positions[Int(graph.head[edge])]
         let dx = b.x - a.x, dy = b.y - a.y
         let squared = dx * dx + dy * dy
         var t = squared > 0 ? ((p.x - a.x) * dx + (p.y - a.y) * dy) / squared : 0
         t = min(max(t, 0), 1)
-        let ex = a.x + t * dx - p.x, ey = a.y + t * dy - p.y
+        return (t, Position(x: a.x + t * dx, y: a.y + t * dy))
+    }
+
+    /// Squared distance from `p` to segment `edge` (no square root per candidate).
+    @inline(__always)
+    func squaredDistance(_ p: Position, to edge: Int, graph: RoadGraph) -> Double {
+        let point = closest(p, on: edge, graph: graph).point
+        let ex = point.x - p.x, ey = point.y - p.y
         return ex * ex + ey * ey
     }
 
@@ -105,12 +112,7 @@ struct SnapIndex: Sendable {
     }
 
     func project(_ p: Position, onto edge: Int, graph: RoadGraph) -> RoadSnap {
-        let a = graph.positions[Int(tails[edge])], b = graph.positions[Int(graph.head[edge])]
-        let dx = b.x - a.x, dy = b.y - a.y
-        let squared = dx * dx + dy * dy
-        var t = squared > 0 ? ((p.x - a.x) * dx + (p.y - a.y) * dy) / squared : 0
-        t = min(max(t, 0), 1)
-        let point = Position(x: a.x + t * dx, y: a.y + t * dy)
+        let (t, point) = closest(p, on: edge, graph: graph)
         return RoadSnap(edge: edge, fraction: t, point: point, distance: point.euclideanDistance(to: p))
     }
 }
