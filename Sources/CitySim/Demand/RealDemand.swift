@@ -43,8 +43,8 @@ final class RealDemand {
         let demand = scenario.demand
         zones = ZonePoints(layout: city.geometry.layout, roads: city.roads)
         if let fitted = demand.odMatrix, let own = fitted.zones {
-            let width = scenario.city.widthKm * 1000, height = scenario.city.heightKm * 1000
-            matrixZones = ZonePoints(layout: try ZoneLayout(polygons: own.zones, width: width, height: height), roads: city.roads)
+            // In the zones' plane: the rectangle's box moved by `rectangleOrigin` (`Demand.ODMatrixSpec.readZones`).
+            matrixZones = ZonePoints(layout: try ZoneLayout(polygons: own.zones), roads: city.roads)
             matrixZone = fitted.demandZone
         } else {
             matrixZones = zones

@@ -37,7 +37,8 @@ final class CityModel {
         geometry = try city.geometry()
         if let network = city.roadNetwork {
             // The graph was loaded when the scenario was read; each city contracts its own router (no shared query state).
-            let graph = try RoadNetworkLibrary.graph(path: network.osm)
+            // Its nodes are laid in the zones' plane, where the network's box sits at `rectangleOrigin` (`fit`).
+            let graph = try RoadNetworkLibrary.graph(path: network.osm).translated(by: city.rectangleOrigin)
             let router = RoadRouter(graph: graph, congestion: network.congestion)
             roads = router
             travel = .road(RoadTravelEstimator(router: router))

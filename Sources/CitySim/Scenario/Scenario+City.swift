@@ -12,6 +12,8 @@ extension Scenario {
         public var roadNetwork: RoadNetworkSpec?
         /// Not a key: the city's latitude/longitude ↔ metres, when it has one: the road network's projection,
         /// or the one `projection` states. Hotspots, GeoJSON zones and trip files in lat/lon go through it.
+        /// Its metres are the stated rectangle's: add `rectangleOrigin` for the zones' plane the simulation
+        /// runs in (they differ under `fit: equal-area` and `cover`).
         public var geographic: LocalProjection?
         /// `width_km` — east–west extent in km. Required, > 0. With `road_network`: not a key, the largest
         /// x of the network's nodes (metres east of its westernmost drivable node) in km.
@@ -22,7 +24,8 @@ extension Scenario {
         /// `zone` — shape and size of the zones, each with one taxi queue (D1). Required.
         public var zone: Zone
         /// `fit` — `clip` (default): the rectangle clipped to the whole zones that fit it; `equal-area`: a block of
-        /// whole zones serving the same area whatever their shape, demand and taxis scaled to it (`CityFit`).
+        /// whole zones serving the same area whatever their shape, demand and taxis scaled to it; `cover`: the
+        /// smallest block of whole zones holding the whole rectangle (`CityFit`).
         public var fit: Scenario.CityFit = .clip
         /// `metric` — distance between two points: `manhattan` (|dx| + |dy|) or `euclidean`. Default `manhattan`.
         public var metric: Metric
@@ -251,7 +254,7 @@ extension Scenario.Zone {
         let map = try reader.mapping(CodingKeys.self)
         if map.has(.geojson) {
             guard fit == .clip else {
-                throw reader.error("fit: equal-area lays squares and hexagons; GeoJSON zones are taken as given (use fit: clip)")
+                throw reader.error("fit: \(fit.rawValue) lays squares and hexagons; GeoJSON zones are taken as given (use fit: clip)")
             }
             return Self(polygons: try Scenario.ZonePolygonsSpec.read(map, file: reader.file, projection: projection,
                                                                       widthKm: widthKm, heightKm: heightKm))

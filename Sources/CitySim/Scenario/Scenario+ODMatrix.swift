@@ -85,10 +85,12 @@ extension Scenario {
             return fitted
         }
 
-        /// `od_matrix.zones`: the demand zones' GeoJSON file, placed as the city's own GeoJSON zones would be.
+        /// `od_matrix.zones`: the demand zones' GeoJSON file, clipped to the city's rectangle as the city's own
+        /// GeoJSON zones would be, in the zones' plane (moved by `rectangleOrigin` under `fit: equal-area` or `cover`).
         static func readZones(_ reader: ScenarioReader, city: Scenario.City) throws(ScenarioError) -> ZonePolygonsSpec {
             try ZonePolygonsSpec.read(reader.mapping(ZoneKeys.self), keys: (.geojson, .idProperty, .nameProperty), file: reader.file,
-                                      projection: city.geographic, widthKm: city.widthKm, heightKm: city.heightKm)
+                                      projection: city.geographic, widthKm: city.widthKm, heightKm: city.heightKm,
+                                      shift: city.rectangleOrigin)
         }
 
         /// Matrix zone → demand zone: by `zone_ids`, or by position when the file has none.

@@ -55,10 +55,11 @@ extension Scenario.ZonePolygonsSpec {
     }
 
     /// Reads the keys `keys` name (`geojson`, `id_property`, `name_property`) from any mapping that holds them
-    /// (`city.zone`, `demand.od_matrix.zones`) and loads the zones; errors name the `geojson` key.
+    /// (`city.zone`, `demand.od_matrix.zones`) and loads the zones, moved by `shift` after clipping; errors name the
+    /// `geojson` key.
     static func read<Key: ScenarioKeys>(_ map: MappingReader<Key>, keys: (geojson: Key, idProperty: Key, nameProperty: Key),
                                         file scenarioFile: String, projection: LocalProjection?, widthKm: Double,
-                                        heightKm: Double) throws(ScenarioError) -> Self {
+                                        heightKm: Double, shift: Position = Position(x: 0, y: 0)) throws(ScenarioError) -> Self {
         let path = Scenario.RoadNetworkSpec.resolve(try map.string(keys.geojson), against: scenarioFile)
         guard let projection else {
             throw map.error(at: keys.geojson, "GeoJSON zones are in latitude/longitude: the city needs a road_network or a city.projection to place them")
@@ -67,21 +68,21 @@ extension Scenario.ZonePolygonsSpec {
         let nameProperty = try map.optional(keys.nameProperty, default: nil) { (r) throws(ScenarioError) -> String? in try r.string() }
         do {
             return try load(path: path, idProperty: idProperty, nameProperty: nameProperty, projection: projection,
-                            widthKm: widthKm, heightKm: heightKm)
+                            widthKm: widthKm, heightKm: heightKm, shift: shift)
         } catch {
             throw map.error(at: keys.geojson, "\(error)")
         }
     }
 
     /// Loads the zones of the GeoJSON file at `path` (resolved) into the city `width × height` km of
-    /// `projection`: `city.zone.geojson`'s reader, also the demand zones of `demand.od_matrix.zones` and
-    /// `fit-demand --zones`.
+    /// `projection`, then moved by `shift` (the rectangle's origin in the zones' plane): `city.zone.geojson`'s reader,
+    /// also the demand zones of `demand.od_matrix.zones` and `fit-demand --zones`.
     /// - Throws: `ZoneFileError` naming the file and why its zones cannot be used.
     public static func load(path: String, idProperty: String?, nameProperty: String?, projection: LocalProjection,
-                            widthKm: Double, heightKm: Double) throws(ZoneFileError) -> Self {
+                            widthKm: Double, heightKm: Double, shift: Position = Position(x: 0, y: 0)) throws(ZoneFileError) -> Self {
         do {
             let file = try GeoJSONZones(contentsOf: path, idProperty: idProperty, nameProperty: nameProperty)
-            let zones = try file.polygonZones(in: projection, width: widthKm * 1000, height: heightKm * 1000)
+            let zones = try file.polygonZones(in: projection, width: widthKm * 1000, height: heightKm * 1000, shift: shift)
             return Self(file: path, idProperty: idProperty, nameProperty: nameProperty, zones: zones,
                         ids: file.zones.map(\.id), names: file.zones.map(\.name))
         } catch {

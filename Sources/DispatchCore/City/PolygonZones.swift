@@ -4,7 +4,8 @@
 /// Invariant: at least one zone; each zone is one or more `ZonePolygon`s (a multipolygon); every point
 /// lies in at most one zone — where polygons of several zones overlap, the lowest-numbered zone wins —
 /// and every zone keeps some point of its own (`centre(of:)` lies in it; a zone so nearly covered by
-/// lower-numbered ones that no sampled point is its own is refused). All coordinates are >= 0.
+/// lower-numbered ones that no sampled point is its own is refused). Coordinates may have any sign: a
+/// fitted city's demand zones can reach beyond the zones' plane (`city.fit`), where nothing is requested.
 ///
 /// The index is a uniform grid over the zones' bounding rectangle. A cell that no zone edge touches lies
 /// wholly inside one zone or outside all of them, decided once at build time. For a cell that edges touch,
@@ -31,8 +32,8 @@ public final class PolygonZones: Sendable, Equatable, CustomStringConvertible {
             throw .invalidConfiguration("polygon zones: zone \(empty) has no polygon")
         }
         let all = Self.union(zones.map { Self.union($0.map(\.bounds)) })
-        guard all.minX >= 0, all.minY >= 0 else {
-            throw .invalidConfiguration("polygon zones: coordinates must be >= 0 (metres east and north of the city's south-west corner)")
+        guard all.minX.isFinite, all.minY.isFinite, all.maxX.isFinite, all.maxY.isFinite else {
+            throw .invalidConfiguration("polygon zones: coordinates must be finite")
         }
         self.zones = zones
         areas = zones.map { $0.reduce(0) { $0 + $1.area } }

@@ -94,17 +94,19 @@ public struct GeoJSONZones: Sendable {
     }
 
     /// The zones in metres through `projection`, clipped to the rectangle `[0, width] × [0, height]` (a road
-    /// network's area: zones that reach beyond an extract lose the part no taxi can drive to), indexed for
-    /// point-in-zone queries.
+    /// network's area: zones that reach beyond an extract lose the part no taxi can drive to), then moved by
+    /// `shift`, indexed for point-in-zone queries.
     /// - Throws: `RoadNetworkError.invalidConfiguration` naming the zone when it lies wholly outside the
     ///   rectangle or wholly under earlier zones.
-    public func polygonZones(in projection: LocalProjection, width: Double = .infinity, height: Double = .infinity)
-        throws(RoadNetworkError) -> PolygonZones {
+    public func polygonZones(in projection: LocalProjection, width: Double = .infinity, height: Double = .infinity,
+                             shift: Position = Position(x: 0, y: 0)) throws(RoadNetworkError) -> PolygonZones {
         var result: [[ZonePolygon]] = []
         for zone in zones {
             var parts: [ZonePolygon] = []
             for rings in zone.polygons {
-                let clipped = rings.map { Self.clip($0.map(projection.project), width: width, height: height) }
+                let clipped = rings.map {
+                    Self.clip($0.map(projection.project), width: width, height: height).map { Position(x: $0.x + shift.x, y: $0.y + shift.y) }
+                }
                 guard Set(clipped[0]).count >= 3 else { continue }   // the outer ring is outside: drop the polygon
                 if let polygon = try? ZonePolygon(rings: clipped.filter { Set($0).count >= 3 }) { parts.append(polygon) }
             }

@@ -32,6 +32,15 @@ public struct LocalProjection: Sendable, Equatable {
     @inlinable
     public func project(_ point: LatLon) -> Position { plane.position(latitude: point.latitude, longitude: point.longitude) }
 
+    /// The same projection with every position moved by `offset`: `translated(by: d).project(p)` is
+    /// `project(p) + d`. Its south-west corner is the point this projection puts at `-d`; east–west distances
+    /// stay true at the same latitude.
+    public func translated(by offset: Position) -> LocalProjection {
+        let corner = plane.coordinates(of: Position(x: -offset.x, y: -offset.y))
+        return LocalProjection(EquirectangularProjection(southWestLatitude: corner.latitude, southWestLongitude: corner.longitude,
+                                                         referenceLatitude: plane.referenceLatitude))
+    }
+
     /// The point at a position in metres.
     public func unproject(_ position: Position) -> LatLon {
         let point = plane.coordinates(of: position)

@@ -39,6 +39,29 @@ public struct RoadGraph: Sendable {
     /// The highest free-flow speed on the network, m/s.
     public var topSpeed: Double { speed.max() ?? 0 }
 
+    /// The same network with every node moved by `offset` and its projection with it (`LocalProjection.translated`):
+    /// a city whose zones' plane is offset from the network's box (`city.fit: equal-area`, `cover`) lays its
+    /// roads in that plane. Lengths, speeds and edges are unchanged, so every travel time is.
+    public func translated(by offset: Position) -> RoadGraph {
+        guard offset.x != 0 || offset.y != 0 else { return self }
+        return RoadGraph(projection: projection.translated(by: offset),
+                         positions: positions.map { Position(x: $0.x + offset.x, y: $0.y + offset.y) },
+                         osmNodeIDs: osmNodeIDs, firstOut: firstOut, head: head, length: length, speed: speed, roadClass: roadClass)
+    }
+
+    /// The arrays as they are (`translated(by:)`).
+    private init(projection: LocalProjection, positions: [Position], osmNodeIDs: [Int64], firstOut: [Int32], head: [Int32],
+                 length: [Double], speed: [Double], roadClass: [RoadClass]) {
+        self.projection = projection
+        self.positions = positions
+        self.osmNodeIDs = osmNodeIDs
+        self.firstOut = firstOut
+        self.head = head
+        self.length = length
+        self.speed = speed
+        self.roadClass = roadClass
+    }
+
     /// Builds the CSR arrays from a list of directed segments; nodes keep their given order.
     init(projection: LocalProjection, positions: [Position], osmNodeIDs: [Int64], segments: [Segment]) {
         let n = positions.count
