@@ -40,8 +40,11 @@ extension DispatchCore {
     }
 
     /// Whether any available taxi may be offered the request.
+    /// Eligible means not excluded (D4, D5, D9), so with more taxis available than the request excludes one
+    /// is, without a search; otherwise the policy is asked (it returns nil exactly when none is eligible).
     func hasEligibleTaxi(_ slot: Int32) -> Bool {
-        index.count > 0 && policy.selectTaxi(for: openRequest(slot), in: view) != nil
+        if index.count > requests[Int(slot)].excluded.count { return true }
+        return index.count > 0 && policy.selectTaxi(for: openRequest(slot), in: view) != nil
     }
 
     /// D7 with no eligible taxi: the customer waits until their deadline (told once per

@@ -234,3 +234,23 @@ import Testing
     #expect(f.core.availableTaxiCount == 1)
     #expect(f.core.statistics.offersAccepted == 1)
 }
+
+@Test func aRequestEveryAvailableTaxiDeclinedWaitsWithNoEligibleTaxi() throws {
+    // Both taxis decline (D4) and turn available again: the request excludes both, so none is eligible and its
+    // waiting is sound. The eligibility check counts exclusions before it searches; "as many available as
+    // excluded" must still search.
+    let f = try Fixture(policy: NearestIdlePolicy())
+    try f.addDrivers(at: [point(100, 100), point(7900, 7900)])
+    var effects = try f.request(1, from: point(200, 200), patience: 600)
+    for _ in 0..<2 {
+        let driver = try #require(effects.offers.first?.driver)
+        effects = try f.send(.decline(driver, RequestID(1)))
+    }
+    #expect(effects.offers.isEmpty && f.status(request: 1) == .pending)
+    for driver in 1...2 { #expect(try f.send(.setAvailable(DriverID(driver), true)).offers.isEmpty) }
+    #expect(f.core.availableTaxiCount == 2 && f.status(request: 1) == .pending)
+    #expect(f.core.invariantViolations().isEmpty, "\(f.core.invariantViolations())")
+    // A third taxi is eligible: it is offered the request at once.
+    try f.addDrivers(at: [point(4000, 4000)])
+    #expect(f.status(request: 1) == .offered(DriverID(3)))
+}

@@ -77,8 +77,12 @@ public struct GridTravelModel: TravelTimeEstimator, Equatable {
     /// Speed in m/s at simulated time `time` (seconds since midnight of day 0).
     @inlinable
     public func speed(at time: Double) -> Double {
+        let hours = time / 3600
+        // The usual case in integer arithmetic: for 0 <= hours < 2⁵², Int(hours) is its floor, exactly, and
+        // the remainder is the same as the floating-point one below (no libm floor and fmod per query).
+        if hours >= 0, hours < 4_503_599_627_370_496 { return speedByHour[Int(hours) % 24] }
         // Reduce before converting: a large finite time would overflow Int.
-        let hour = Int((time / 3600).rounded(.down).truncatingRemainder(dividingBy: 24))
+        let hour = Int(hours.rounded(.down).truncatingRemainder(dividingBy: 24))
         return speedByHour[hour < 0 ? hour + 24 : hour]
     }
 

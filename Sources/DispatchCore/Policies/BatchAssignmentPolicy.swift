@@ -26,7 +26,8 @@ public struct BatchAssignmentPolicy: DispatchPolicy {
     }
 
     public func assign(_ requests: [OpenRequest], in view: DispatchView) -> [TaxiChoice?] {
-        var columnOf: [TaxiHandle: Int] = [:]
+        // Sized for every candidate, so the table never grows during the round.
+        var columnOf = [TaxiHandle: Int](minimumCapacity: requests.count * candidatesPerRequest)
         var taxis: [TaxiHandle] = []
         var edges: [[MinCostMatching.Edge]] = []
         edges.reserveCapacity(requests.count)
