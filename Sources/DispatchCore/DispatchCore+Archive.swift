@@ -1,9 +1,10 @@
-// MARK: - Archiving ended requests out of memory
+// MARK: - Ended requests out of the live table, and archived ones out of memory
 
 extension DispatchCore {
-    /// The id an archived record carries until the next compaction drops it (reserved: a host
-    /// must not use it for a request).
-    static let archivedMarker = RequestID(Int.min)
+    /// Tombstones (ended records in `requests`, archived ones in `ended`) are dropped once they number at
+    /// least this many and outnumber the records kept: amortized O(1) per request, and the tables hold at
+    /// most about twice what they keep plus this many.
+    static let compactionFloor = 1024
 
     /// Forgets an ended request: the core no longer holds it, so its status and every command
     /// naming it answer as for an unknown request (`unknownRequest`), and a timer of it is refused.
@@ -14,48 +15,68 @@ extension DispatchCore {
     /// list, and no rule reads it again except D13 reports, which the host stops taking for it.
     /// The driver's and customer's D13 counts stay. The id must not be reused.
     ///
-    /// Memory: the record stays as a tombstone until tombstones outnumber the requests held
-    /// (and number at least 1,024); then the table is compacted, so it holds at most about twice
-    /// the requests held plus 1,024.
+    /// Memory: an ended request keeps 16 bytes in `ended` (plus its directory entry); archiving makes
+    /// that a tombstone until tombstones outnumber the ended requests held (and number at least
+    /// 1,024); then the ended table is compacted.
     /// - Throws: `unknownRequest` (unknown or already archived), `illegalRequestTransition` for a
     ///   request that has not ended; the core is then unchanged.
-    /// - Complexity: amortized O(1); a compaction is O(requests held + waiting entries).
+    /// - Complexity: amortized O(1); a compaction is O(ended requests held + directory entries).
     public func archive(_ id: RequestID) throws(DispatchError) {
         let slot = try slot(of: id)
-        let status = requests[Int(slot)].status
-        guard status.isTerminal else { throw .illegalRequestTransition(id, state: status, command: "be archived") }
-        requests[Int(slot)].id = Self.archivedMarker
-        requestSlot[id] = nil
-        archivedSlots += 1
-        if archivedSlots >= 1024, archivedSlots * 2 > requests.count { compactRequests() }
+        guard slot < 0 else {
+            throw .illegalRequestTransition(id, state: requests[Int(slot)].status, command: "be archived")
+        }
+        ended[RequestDirectory.endedIndex(slot)].outcome = .archived
+        directory.remove(id)
+        archivedEnded += 1
+        if archivedEnded >= Self.compactionFloor, archivedEnded * 2 > ended.count { compactEnded() }
     }
 
-    /// Drops the tombstones: the records held move down to consecutive slots, and every slot
-    /// reference (the id → slot table, open requests of customers, the waiting lists) follows.
-    /// Ended requests are in no waiting list's live part, and open ones are never archived.
+    /// Drops the tombstones of ended requests from the live table: the open records move down to
+    /// consecutive slots in place, keeping their order, and every slot reference (the directory, the
+    /// waiting lists) follows. Ended requests are in no waiting list's live part.
+    /// Runs between commands, never during one (a command may still read a record it ended).
     func compactRequests() {
         var moved = [Int32](repeating: -1, count: requests.count)
-        var kept: [RequestRecord] = []
-        kept.reserveCapacity(requests.count - archivedSlots)
-        for (slot, record) in requests.enumerated() where record.id != Self.archivedMarker {
-            moved[slot] = Int32(kept.count)
-            kept.append(record)
+        var kept = 0
+        for slot in requests.indices where !requests[slot].status.isTerminal {
+            if kept != slot {
+                requests.swapAt(kept, slot)
+                directory.move(requests[kept].id, to: Int32(kept))
+            }
+            moved[slot] = Int32(kept)
+            kept += 1
         }
-        requests = kept
-        archivedSlots = 0
-        requestSlot = [:]
-        for (slot, record) in requests.enumerated() where record.id.rawValue != slot {
-            requestSlot[record.id] = Int32(slot)
+        requests.removeLast(requests.count - kept)
+        endedSlots = 0
+        func follow(_ list: inout [Int32], from head: Int) {
+            var count = 0
+            for i in head..<list.count where moved[Int(list[i])] >= 0 {
+                list[count] = moved[Int(list[i])]
+                count += 1
+            }
+            list.removeLast(list.count - count)
         }
-        for (customer, slot) in openRequestOfCustomer { openRequestOfCustomer[customer] = moved[Int(slot)] }
-        func follow(_ list: [Int32], from head: Int) -> [Int32] {
-            list[head...].compactMap { moved[Int($0)] >= 0 ? moved[Int($0)] : nil }
-        }
-        waiting = follow(waiting, from: waitingHead)
+        follow(&waiting, from: waitingHead)
         waitingHead = 0
-        for zone in waitingInZone.indices {
-            waitingInZone[zone] = follow(waitingInZone[zone], from: waitingInZoneHead[zone])
+        for zone in waitingInZone.indices where !waitingInZone[zone].isEmpty {
+            follow(&waitingInZone[zone], from: waitingInZoneHead[zone])
             waitingInZoneHead[zone] = 0
         }
+    }
+
+    /// Drops archived tombstones from the ended table; the directory follows.
+    func compactEnded() {
+        var moved = [Int](repeating: -1, count: ended.count)
+        var kept = 0
+        for i in ended.indices where ended[i].outcome != .archived {
+            ended[kept] = ended[i]
+            moved[i] = kept
+            kept += 1
+        }
+        ended.removeLast(ended.count - kept)
+        archivedEnded = 0
+        directory.remapEnded { moved[$0] }
+        directory.trimFront()
     }
 }

@@ -29,7 +29,7 @@ extension DispatchCore {
         problems += index.invariantViolations(expected: expectedInIndex)
         var engagedDriverOfRequest: [RequestID: DriverID] = [:]
         problems += archiveViolations()
-        for request in requests where request.id != Self.archivedMarker {
+        for request in requests where !request.status.isTerminal {
             switch request.status {
             case .offered(let d), .accepted(let d), .pickedUp(let d):
                 engagedDriverOfRequest[request.id] = d
@@ -44,9 +44,11 @@ extension DispatchCore {
                 }
             default: break
             }
-            let isOpen = !request.isReservation && !request.status.isTerminal
-            let recorded = openRequestOfCustomer[request.customer].map { requests[Int($0)].id == request.id } ?? false
-            if isOpen != recorded { problems.append("\(request.id): open-request record of \(request.customer) is wrong (D12)") }
+            let recorded = openRequestOfCustomer[request.customer] == request.id
+            if !request.isReservation != recorded { problems.append("\(request.id): open-request record of \(request.customer) is wrong (D12)") }
+        }
+        for (customer, id) in openRequestOfCustomer where (knownSlot(of: id) ?? -1) < 0 {
+            problems.append("\(customer)'s open request \(id) is not open (D12)")
         }
         for (slot, request) in engagedRequestOfDriver where engagedDriverOfRequest[request] != drivers[Int(slot)].id {
             problems.append("\(drivers[Int(slot)].id) is engaged in \(request), which does not name it")
@@ -54,16 +56,29 @@ extension DispatchCore {
         return problems + livenessViolations()
     }
 
-    /// Archiving: the tombstone count is right, archived records had ended, and the id → slot
-    /// table names exactly the records held whose id is not their slot.
+    /// Ended and archived requests: the tombstone counts are right, and the directory files every open
+    /// record at its slot and every ended request held at a record that is not archived, each once.
     private func archiveViolations() -> [String] {
         var problems: [String] = []
-        let tombstones = requests.filter { $0.id == Self.archivedMarker }
-        if tombstones.count != archivedSlots { problems.append("\(tombstones.count) archived records, \(archivedSlots) counted") }
-        if tombstones.contains(where: { !$0.status.isTerminal }) { problems.append("an archived request had not ended") }
-        for (id, slot) in requestSlot where Int(slot) >= requests.count || requests[Int(slot)].id != id {
-            problems.append("\(id) is filed at slot \(slot), which holds another record")
+        let endedInLive = requests.count(where: { $0.status.isTerminal })
+        if endedInLive != endedSlots { problems.append("\(endedInLive) ended records in the live table, \(endedSlots) counted") }
+        let archived = ended.count(where: { $0.outcome == .archived })
+        if archived != archivedEnded { problems.append("\(archived) archived records, \(archivedEnded) counted") }
+        var filedOpen = 0, filedEnded = 0
+        directory.forEach { id, slot in
+            if slot >= 0 {
+                filedOpen += 1
+                if Int(slot) >= requests.count || requests[Int(slot)].id != id || requests[Int(slot)].status.isTerminal {
+                    problems.append("\(id) is filed at slot \(slot), which holds another or an ended record")
+                }
+            } else {
+                filedEnded += 1
+                let e = RequestDirectory.endedIndex(slot)
+                if e >= ended.count || ended[e].outcome == .archived { problems.append("\(id) is filed at a missing ended record") }
+            }
         }
+        if filedOpen != requests.count - endedSlots { problems.append("\(filedOpen) open requests filed, \(requests.count - endedSlots) held") }
+        if filedEnded != ended.count - archivedEnded { problems.append("\(filedEnded) ended requests filed, \(ended.count - archivedEnded) held") }
         return problems
     }
 

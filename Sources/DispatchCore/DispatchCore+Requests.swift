@@ -8,12 +8,12 @@ extension DispatchCore {
         _ = try city.zone(of: destination)
         guard patience >= 0 else { throw .invalidPatience(patience) }  // also rejects NaN
         if let open = openRequestOfCustomer[customer] {  // D12
-            throw .customerHasOpenRequest(customer, open: requests[Int(open)].id)
+            throw .customerHasOpenRequest(customer, open: open)
         }
         let slot = addRequest(RequestRecord(
             id: id, customer: customer, origin: origin, destination: destination, originZone: zone,
             requestedAt: now, meetingTime: nil, status: .pending, patienceDeadline: now + patience))
-        openRequestOfCustomer[customer] = slot
+        openRequestOfCustomer[customer] = id
         if patience > 0, patience.isFinite {
             effects.append(.wake(at: now + patience, TimerID(kind: .patience, request: id, generation: 0)))
         }
@@ -40,7 +40,7 @@ extension DispatchCore {
 
     private func addRequest(_ record: RequestRecord) -> Int32 {
         let slot = Int32(requests.count)
-        if record.id.rawValue != Int(slot) { requestSlot[record.id] = slot }  // else found by `knownSlot`
+        directory.add(record.id, at: slot)
         requests.append(record)
         return slot
     }
@@ -48,6 +48,11 @@ extension DispatchCore {
     /// D10, D11: cancel before a driver accepted; a reservation only until the cut-off.
     func cancel(_ id: RequestID, by customer: CustomerID, effects: inout [Effect]) throws(DispatchError) {
         let slot = try slot(of: id)
+        if slot < 0 {  // ended
+            let request = ended[RequestDirectory.endedIndex(slot)]
+            guard request.customer == customer else { throw .notAParty(id) }
+            throw .illegalRequestTransition(id, state: request.status, command: "be cancelled")
+        }
         let request = requests[Int(slot)]
         guard request.customer == customer else { throw .notAParty(id) }
         switch request.status {
@@ -107,7 +112,7 @@ extension DispatchCore {
         guard case .offered(let offered) = drivers[Int(driverSlot)].status else {
             throw .illegalDriverTransition(driver, state: drivers[Int(driverSlot)].status, command: command)
         }
-        guard offered == id, requests[Int(slot)].status == .offered(driver) else { throw .notOfferedToDriver(id, driver) }
+        guard offered == id, slot >= 0, requests[Int(slot)].status == .offered(driver) else { throw .notOfferedToDriver(id, driver) }
         // D4: the offer lapsed; its timer (due, or early in a host) passes it on.
         let expiry = requests[Int(slot)].offerExpiresAt
         guard now <= expiry else { throw .offerExpired(id, driver, expiredAt: expiry) }
@@ -117,7 +122,7 @@ extension DispatchCore {
     func pickedUp(_ driver: DriverID, _ id: RequestID, effects: inout [Effect]) throws(DispatchError) {
         let driverSlot = try slot(of: driver)
         let slot = try slot(of: id)
-        guard drivers[Int(driverSlot)].status == .toPickup(id) else {
+        guard slot >= 0, drivers[Int(driverSlot)].status == .toPickup(id) else {
             throw .illegalDriverTransition(driver, state: drivers[Int(driverSlot)].status, command: "pick up \(id)")
         }
         drivers[Int(driverSlot)].status = .onRide(id)
@@ -134,7 +139,7 @@ extension DispatchCore {
         let driverSlot = try slot(of: driver)
         let slot = try slot(of: id)
         _ = try city.zone(of: position)
-        guard drivers[Int(driverSlot)].status == .onRide(id) else {
+        guard slot >= 0, drivers[Int(driverSlot)].status == .onRide(id) else {
             throw .illegalDriverTransition(driver, state: drivers[Int(driverSlot)].status, command: "drop off \(id)")
         }
         let request = requests[Int(slot)]
@@ -154,31 +159,39 @@ extension DispatchCore {
     /// D13: after the ride each side may report the other, once.
     func report(_ reporter: Reporter, _ id: RequestID, effects: inout [Effect]) throws(DispatchError) {
         let slot = try slot(of: id)
-        let request = requests[Int(slot)]
-        guard request.status == .completed else { throw .reportNotAllowed(id, reason: "the ride has not ended") }
+        let e = RequestDirectory.endedIndex(slot)
+        guard slot < 0, ended[e].outcome == .completed else { throw .reportNotAllowed(id, reason: "the ride has not ended") }
+        let request = ended[e]
         switch reporter {
         case .customer(let customer):
             guard customer == request.customer else { throw .notAParty(id) }
             guard !request.reportedByCustomer else { throw .reportNotAllowed(id, reason: "already reported by the customer") }
             let driverSlot = request.servedBy
-            requests[Int(slot)].reportedByCustomer = true
+            ended[e].reportedByCustomer = true
             drivers[Int(driverSlot)].badEvaluations += 1
             effects.append(.reportRecorded(id, count: drivers[Int(driverSlot)].badEvaluations))
         case .driver(let driver):
             let driverSlot = request.servedBy
             guard drivers[Int(driverSlot)].id == driver else { throw .notAParty(id) }
             guard !request.reportedByDriver else { throw .reportNotAllowed(id, reason: "already reported by the driver") }
-            requests[Int(slot)].reportedByDriver = true
+            ended[e].reportedByDriver = true
             customerBadEvaluations[request.customer, default: 0] += 1
             effects.append(.reportRecorded(id, count: customerBadEvaluations[request.customer]!))
         }
     }
 
-    /// Ends a request in a terminal state and frees the customer for a new one (D12).
+    /// Ends a request in a terminal state and frees the customer for a new one (D12). What is left to
+    /// know of it moves to `ended`; its record stays a tombstone until the command is over (the
+    /// command may still read it) and the next compaction drops it.
     func finish(_ slot: Int32, as status: RequestStatus) {
         let request = requests[Int(slot)]
-        if case .pickedUp(let driver) = request.status { requests[Int(slot)].servedBy = knownSlot(of: driver)! }
+        var servedBy: Int32 = -1
+        if case .pickedUp(let driver) = request.status { servedBy = knownSlot(of: driver)! }
         requests[Int(slot)].status = status
-        if openRequestOfCustomer[request.customer] == slot { openRequestOfCustomer[request.customer] = nil }
+        requests[Int(slot)].excluded = []
+        if openRequestOfCustomer[request.customer] == request.id { openRequestOfCustomer[request.customer] = nil }
+        directory.move(request.id, to: RequestDirectory.ended(ended.count))
+        ended.append(EndedRequest(customer: request.customer, servedBy: servedBy, status: status))
+        endedSlots += 1
     }
 }

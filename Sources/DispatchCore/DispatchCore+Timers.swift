@@ -12,6 +12,7 @@ extension DispatchCore {
             return
         }
         let slot = try slot(of: timer.request)
+        guard slot >= 0 else { return }  // the request has ended: every timer of it is stale
         let request = requests[Int(slot)]
         switch timer.kind {
         case .offerTimeout:  // D4

@@ -11,6 +11,8 @@
 /// (D15) — D4/D5 moves re-enqueue at the tail; a driver engaged in an offer or
 /// ride and its request point at each other, so a taxi serves at most one
 /// ride; every request is in exactly one state; a refused command changes nothing.
+/// Memory: only open requests keep a full record (`requests`, compacted between commands); an ended
+/// one keeps 16 bytes (`EndedRequest`) and its directory entry until the host archives it.
 ///
 /// ```swift
 /// let city = try CityGeometry(width: 10_000, height: 10_000, zoneArea: 2_000_000)
@@ -35,15 +37,20 @@ public final class DispatchCore {
     var drivers: [DriverRecord] = []
     /// Slots of drivers whose ID is not their slot (see `knownSlot(of:)`).
     var driverSlot: [DriverID: Int32] = [:]
+    /// The open requests by slot, and tombstones of those that ended since the last compaction
+    /// (`compactRequests`): O(open requests), however many have passed through.
     var requests: [RequestRecord] = []
-    /// Slots of requests whose ID is not their slot (see `knownSlot(of:)`).
-    var requestSlot: [RequestID: Int32] = [:]
-    /// Archived records still in `requests` (tombstones), dropped by the next compaction.
-    var archivedSlots = 0
+    /// Ended records still in `requests` (their status terminal), dropped by the next compaction.
+    var endedSlots = 0
+    /// What is kept of every ended request not archived (16 bytes each), and archived tombstones among them.
+    var ended: [EndedRequest] = []
+    var archivedEnded = 0
+    /// Where each request is: its slot in `requests` while open, its index in `ended` after.
+    var directory = RequestDirectory()
     var queues: ZoneQueues
     var index: AvailableTaxiIndex
     /// D12: each customer's open immediate request.
-    var openRequestOfCustomer: [CustomerID: Int32] = [:]
+    var openRequestOfCustomer: [CustomerID: RequestID] = [:]
     /// D13: bad evaluations received by customers from drivers.
     var customerBadEvaluations: [CustomerID: Int] = [:]
     /// Requests waiting for a taxi, oldest first (lazy: entries no longer waiting are skipped).
@@ -77,10 +84,12 @@ public final class DispatchCore {
     }
 
     /// Makes room for `drivers` drivers and `requests` requests, so a host that knows its expected
-    /// counts (the simulator, from the scenario) does not copy the records while they grow.
+    /// counts (the simulator, from the scenario) does not copy the records while they grow. Open
+    /// records are compacted as requests end, so their table needs room for only a share of them.
     public func reserveCapacity(drivers: Int, requests: Int) {
         self.drivers.reserveCapacity(drivers)
-        self.requests.reserveCapacity(requests)
+        self.requests.reserveCapacity(min(requests, Self.compactionFloor * 2))
+        ended.reserveCapacity(requests)
     }
 
     // MARK: - Commands
@@ -107,6 +116,7 @@ public final class DispatchCore {
             now = previous
             throw error
         }
+        if endedSlots >= Self.compactionFloor, endedSlots * 2 > requests.count { compactRequests() }
     }
 
     private func apply(_ command: Command, into effects: inout [Effect]) throws(DispatchError) {
@@ -153,12 +163,9 @@ public final class DispatchCore {
         return driverSlot[driver]
     }
 
-    /// The request's slot, without hashing when request IDs are numbered in order.
-    @inline(__always) func knownSlot(of request: RequestID) -> Int32? {
-        let raw = request.rawValue
-        if raw >= 0, raw < requests.count, requests[raw].id == request { return Int32(truncatingIfNeeded: raw) }
-        return requestSlot[request]
-    }
+    /// The request's location (`RequestDirectory.Location`: its slot while open, `<= -2` once ended),
+    /// without hashing when request IDs are numbered in order; nil for an unknown request.
+    @inline(__always) func knownSlot(of request: RequestID) -> Int32? { directory.location(of: request) }
 
     func slot(of driver: DriverID) throws(DispatchError) -> Int32 {
         guard let slot = knownSlot(of: driver) else { throw .unknownDriver(driver) }
@@ -176,7 +183,10 @@ public final class DispatchCore {
     public func status(of driver: DriverID) -> DriverStatus? { knownSlot(of: driver).map { drivers[Int($0)].status } }
 
     /// The request's state, or nil for an unknown request.
-    public func status(of request: RequestID) -> RequestStatus? { knownSlot(of: request).map { requests[Int($0)].status } }
+    public func status(of request: RequestID) -> RequestStatus? {
+        guard let slot = knownSlot(of: request) else { return nil }
+        return slot >= 0 ? requests[Int(slot)].status : ended[RequestDirectory.endedIndex(slot)].status
+    }
 
     /// The driver's last known position.
     public func position(of driver: DriverID) -> Position? { knownSlot(of: driver).map { drivers[Int($0)].position } }
@@ -196,12 +206,17 @@ public final class DispatchCore {
     /// The taxi code of a driver.
     public func taxiCode(of driver: DriverID) -> String? { knownSlot(of: driver).map { drivers[Int($0)].taxiCode } }
 
-    /// Every request held (not archived) and its state, in the order they were made.
+    /// Every request held (not archived) and its state; requests numbered in order come in id order,
+    /// others in no particular order.
     public var allRequests: [(RequestID, RequestStatus)] {
-        if archivedSlots == 0 { return requests.map { ($0.id, $0.status) } }
-        return requests.lazy.filter { $0.id != Self.archivedMarker }.map { ($0.id, $0.status) }
+        var all: [(RequestID, RequestStatus)] = []
+        all.reserveCapacity(requestCount)
+        directory.forEach { id, slot in
+            all.append((id, slot >= 0 ? requests[Int(slot)].status : ended[RequestDirectory.endedIndex(slot)].status))
+        }
+        return all
     }
 
-    /// Requests held in memory (archived ones excluded).
-    public var requestCount: Int { requests.count - archivedSlots }
+    /// Requests held in memory (archived ones excluded): open ones and what is kept of ended ones.
+    public var requestCount: Int { requests.count - endedSlots + ended.count - archivedEnded }
 }

@@ -10,13 +10,14 @@ struct DriverRecord: Equatable {
     var offeredFromZone = -1
 }
 
-/// What the core knows of one request or reservation. Stored by slot.
+/// What the core knows of one open request or reservation. Stored by slot while the request is open;
+/// when it ends, what is left to know moves to an `EndedRequest` and the record is a tombstone (its
+/// status terminal) until the next compaction drops it.
 ///
 /// Invariant: the due times below are those of the timers the core asked for last; a timer that
 /// fires before its due time, or belongs to an earlier offer or assignment, changes nothing.
 struct RequestRecord: Equatable {
-    /// The request's id; `DispatchCore.archivedMarker` once archived (a tombstone until the next compaction).
-    var id: RequestID
+    let id: RequestID
     let customer: CustomerID
     let origin: Position
     let destination: Position
@@ -48,12 +49,46 @@ struct RequestRecord: Equatable {
     var waiting = false
     var pickedUpAt = 0.0
     var charged = 0.0
-    /// The driver who carried the customer (set when the ride completes), or -1.
-    var servedBy: Int32 = -1
+
+    var isReservation: Bool { meetingTime != nil }
+}
+
+/// What the core keeps of a request that has ended: enough for its status, for commands that name it
+/// to be refused exactly as before (a stale timer changes nothing) and for the D13 reports after a ride.
+/// 16 bytes, so a long run keeps little per finished request (`DispatchCore.ended`).
+///
+/// Invariant: `outcome` is terminal, or `.archived` for a record the host archived (a tombstone until
+/// the ended table's next compaction); `servedBy` is the carrying driver's slot for a completed ride, else -1.
+struct EndedRequest: Equatable {
+    enum Outcome: UInt8 { case completed, rejected, cancelled, expired, archived }
+
+    let customer: CustomerID
+    let servedBy: Int32
+    var outcome: Outcome
     var reportedByCustomer = false
     var reportedByDriver = false
 
-    var isReservation: Bool { meetingTime != nil }
+    init(customer: CustomerID, servedBy: Int32, status: RequestStatus) {
+        self.customer = customer
+        self.servedBy = servedBy
+        outcome = switch status {
+        case .completed: .completed
+        case .rejected: .rejected
+        case .cancelled: .cancelled
+        case .expired: .expired
+        default: preconditionFailure("\(status) has not ended")
+        }
+    }
+
+    /// The request's status (an archived record is never asked).
+    var status: RequestStatus {
+        switch outcome {
+        case .completed: .completed
+        case .rejected: .rejected
+        case .cancelled: .cancelled
+        case .expired, .archived: .expired
+        }
+    }
 }
 
 /// Counters the core keeps about its own decisions.

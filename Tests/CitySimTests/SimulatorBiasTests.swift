@@ -65,9 +65,9 @@ struct IdleDriftTests {
         let start = try #require(sim.core.position(of: driver))
         let hotspot = Position(x: 3900, y: 3900)
         try #require(sim.drivers[0].pendingPosition == hotspot)  // drifting toward the hotspot
-        sim.rides.append(RideRecord(id: RequestID(0), customer: CustomerID(0), isReservation: false, requestedAt: 0,
-                                    meetingTime: nil, origin: start, destination: Position(x: 100, y: 100), originZone: 0,
-                                    draw: RideDraw(RideDraw.Parameters(scenario), sim.ridesRandom)))
+        sim.rides.append(RideRecord(customer: CustomerID(0), requestedAt: 0, meetingTime: nil, origin: start,
+                                    destination: Position(x: 100, y: 100), originZone: 0),
+                         draw: RideDraw(RideDraw.Parameters(scenario), sim.ridesRandom))
         #expect(sim.command(.requestRide(RequestID(0), customer: CustomerID(0), origin: start,
                                          destination: Position(x: 100, y: 100), patience: 0)))
         // The driver declines after 5 s and turns available again 300 s later.

@@ -45,7 +45,6 @@ import Testing
     @Test func compactionKeepsWaitingOrderAndOpenRequests() throws {
         let f = try Fixture()
         try f.addDriver(1, at: point(100, 100))
-        for id in 1...1500 { try Self.serveRide(f, id, customer: 1) }
         // Driver 1 busy with a ride; three customers wait (patience) in zone 0, oldest first.
         try f.send(.requestRide(RequestID(2000), customer: CustomerID(9), origin: point(500, 500),
                                 destination: point(1500, 500), patience: 0))
@@ -54,12 +53,16 @@ import Testing
             try f.send(.requestRide(RequestID(id), customer: CustomerID(customer), origin: point(600, 600),
                                     destination: point(1500, 500), patience: 3600))
         }
-        for id in 1...1500 { try f.core.archive(RequestID(id)) }
-        // Compacted once, at the 1,024th archived ride (1,504 records → 480); 476 tombstones since.
-        #expect(f.core.requestCount == 4 && f.core.requests.count == 480 && f.core.archivedSlots == 476)
+        // 1,500 requests end while they wait (no taxi free: "no taxi" at once), so the live table is
+        // compacted under them, at the 1,024th ended record.
+        for id in 3001...4500 {
+            try f.send(.requestRide(RequestID(id), customer: CustomerID(id), origin: point(600, 600),
+                                    destination: point(1500, 500), patience: 0))
+        }
+        #expect(f.core.requestCount == 1504 && f.core.requests.count == 480 && f.core.endedSlots == 476)
         #expect(f.core.invariantViolations().isEmpty)
         #expect(throws: DispatchError.customerHasOpenRequest(CustomerID(22), open: RequestID(2002))) {
-            try f.core.handle(.requestRide(RequestID(3000), customer: CustomerID(22), origin: point(600, 600),
+            try f.core.handle(.requestRide(RequestID(5000), customer: CustomerID(22), origin: point(600, 600),
                                            destination: point(1500, 500), patience: 0), at: f.time)
         }
         try f.send(.pickedUp(DriverID(1), RequestID(2000)))
@@ -67,6 +70,11 @@ import Testing
         #expect(!effects.contains { if case .offer = $0 { true } else { false } })  // not available yet
         let offered = try f.send(.setAvailable(DriverID(1), true))
         #expect(offered.contains(.offer(DriverID(1), RequestID(2001), expiresAt: f.time + 60)))
+        // Archiving 1,024 of the ended requests compacts the ended table as well.
+        for id in 3001...4024 { try f.core.archive(RequestID(id)) }
+        #expect(f.core.ended.count == 477 && f.core.archivedEnded == 0 && f.core.requestCount == 480)
+        #expect(f.core.status(of: RequestID(4500)) == .rejected && f.core.status(of: RequestID(2000)) == .completed)
+        #expect(f.core.invariantViolations().isEmpty)
     }
 
     /// The table holds at most about twice the requests held plus 1,024 records, however many
@@ -78,7 +86,7 @@ import Testing
         for id in 1...5_000 {
             try Self.serveRide(f, id, customer: id % 50)
             if id > 10 { try f.core.archive(RequestID(id - 10)) }  // ten ended rides kept, as a host's retention
-            largest = max(largest, f.core.requests.count, f.core.requestSlot.count)
+            largest = max(largest, f.core.requests.count, f.core.ended.count, f.core.directory.footprint)
         }
         #expect(f.core.requestCount == 10)
         #expect(largest <= 2 * 10 + 1024 + 1)

@@ -127,11 +127,14 @@ struct Snapshot: Equatable {
     var drivers: [DriverRecord]
     var driverSlot: [DriverID: Int32]
     var requests: [RequestRecord]
-    var requestSlot: [RequestID: Int32]
+    var endedSlots: Int
+    var ended: [EndedRequest]
+    var archivedEnded: Int
+    var directory: RequestDirectory
     var queues: ZoneQueues
     var publicQueues: [[DriverID]]
     var index: AvailableTaxiIndex
-    var openRequestOfCustomer: [CustomerID: Int32]
+    var openRequestOfCustomer: [CustomerID: RequestID]
     var customerBadEvaluations: [CustomerID: Int]
     var waiting: [Int32]
     var waitingHead: Int
@@ -147,7 +150,10 @@ struct Snapshot: Equatable {
         drivers = core.drivers
         driverSlot = core.driverSlot
         requests = core.requests
-        requestSlot = core.requestSlot
+        endedSlots = core.endedSlots
+        ended = core.ended
+        archivedEnded = core.archivedEnded
+        directory = core.directory
         queues = core.queues
         publicQueues = (0..<core.city.zoneCount).map { core.queue(of: ZoneID($0)) }
         index = core.index

@@ -46,7 +46,7 @@ public struct PlannerSummary: Codable, Sendable, Equatable {
 
 extension PlannerSummary {
     /// Measures the planner users' part of a finished simulation.
-    init(_ demand: PlannerDemand, bookings: [RequestID?], rides: [RunResult.RideRow]) {
+    init(_ demand: PlannerDemand, bookings: [RequestID?], rides: RunResult.RideRows) {
         users = demand.users
         appointments = demand.appointments
         appointmentsScheduled = demand.appointmentsScheduled

@@ -54,12 +54,12 @@ struct QueueStints {
     }
 
     /// Every kept stint, the ones still open closed at `horizon` (censored).
-    func stints(closingAt horizon: Double) -> [Stint] {
-        var all = finished
-        for t in openZone.indices where openZone[t] >= 0 && openSince[t] >= windowStart {
-            all.append(Stint(taxi: Int32(t), zone: openZone[t], start: openSince[t], seconds: horizon - openSince[t],
-                             dispatched: false))
+    func stints(closingAt horizon: Double) -> [Stint] { finished + openStints(closingAt: horizon) }
+
+    /// The stints still open, closed at `horizon` (censored): at most one per taxi.
+    func openStints(closingAt horizon: Double) -> [Stint] {
+        openZone.indices.filter { openZone[$0] >= 0 && openSince[$0] >= windowStart }.map { t in
+            Stint(taxi: Int32(t), zone: openZone[t], start: openSince[t], seconds: horizon - openSince[t], dispatched: false)
         }
-        return all
     }
 }

@@ -3,13 +3,7 @@ import DispatchCore
 extension RunResult {
     /// Measures a finished simulation.
     init(simulation sim: CitySimulation, wallSeconds: Double) {
-        let rideRows = sim.rides.map { r in
-            RideRow(id: r.id.rawValue, customer: r.customer.rawValue, kind: r.isReservation ? "reservation" : "immediate",
-                    outcome: r.outcome.rawValue, requestedAt: r.requestedAt, meetingTime: r.meetingTime,
-                    originX: r.origin.x, originY: r.origin.y, destinationX: r.destination.x, destinationY: r.destination.y,
-                    originZone: r.originZone, acceptedAt: r.acceptedAt, pickupAt: r.pickupAt, dropoffAt: r.dropoffAt,
-                    driver: r.driver?.rawValue, offers: r.offers, declines: r.declines, timeouts: r.timeouts, fare: r.fare)
-        }
+        let rideRows = RideRows(records: sim.rides.records)
         let driverRows = sim.drivers.map { d in
             DriverRow(id: d.id.rawValue, rides: d.rides, earnings: d.earnings, shiftHours: d.shiftSeconds / 3600,
                       busyHours: d.busySeconds / 3600, queueWaitHours: d.queueSeconds / 3600)
@@ -21,7 +15,7 @@ extension RunResult {
         summary = Self.summarize(sim, rides: rideRows, drivers: driverRows, wallSeconds: wallSeconds)
     }
 
-    private static func summarize(_ sim: CitySimulation, rides allRides: [RideRow], drivers: [DriverRow],
+    private static func summarize(_ sim: CitySimulation, rides allRides: RideRows, drivers: [DriverRow],
                                   wallSeconds: Double) -> RunSummary {
         // One pass over the window's requests (made after the warm-up), in request order.
         var counts = RunSummary.RequestCounts()
@@ -30,7 +24,7 @@ extension RunResult {
         var waits: [Double] = [], assigns: [Double] = []
         waits.reserveCapacity(allRides.count)
         assigns.reserveCapacity(allRides.count)
-        var pickedUp = 0, madReassignments = 0
+        var pickedUp = 0
         for ride in allRides where ride.requestedAt >= sim.warmup {
             counts.generated += 1
             switch ride.outcome {
@@ -48,7 +42,6 @@ extension RunResult {
             if ride.acceptedAt != nil { offers.accepted += 1 }
             // Rides under way at the horizon count: requests of the window picked up before it.
             if ride.pickupAt != nil { pickedUp += 1 }
-            madReassignments += sim.rides[ride.id].reassignments
             if ride.kind == "immediate" {
                 counts.immediate += 1
                 if let wait = ride.waitS { waits.append(wait) }
@@ -77,7 +70,7 @@ extension RunResult {
             utilization: shiftHours > 0 ? working.reduce(0) { $0 + $1.busyHours } / shiftHours : 0,
             meanQueueWaitS: queueWaits > 0 ? sim.drivers.reduce(0) { $0 + $1.queueWaitSeconds } / Double(queueWaits) : 0,
             queueWaits: queueWaits, queueWaitsCensored: sim.drivers.reduce(0) { $0 + $1.censoredQueueWaits },
-            madReassignments: madReassignments)
+            madReassignments: sim.madReassignments)
         let zoneQueues = ZoneQueueFairnessBuilder.figures(sim)
         let fairness = RunSummary.FairnessFigures(
             jainRidesPerShiftHour: Statistics.jain(working.map { Double($0.rides) / $0.shiftHours }),
@@ -104,7 +97,7 @@ extension RunResult {
     /// `part / whole`, 0 for an empty whole.
     static func share(_ part: Int, of whole: Int) -> Double { whole > 0 ? Double(part) / Double(whole) : 0 }
 
-    private static func hourFigures(_ sim: CitySimulation, _ rides: [RideRow]) -> [RunSummary.HourFigures] {
+    private static func hourFigures(_ sim: CitySimulation, _ rides: RideRows) -> [RunSummary.HourFigures] {
         let hours = Int(sim.scenario.durationHours.rounded(.up))
         var figures = (0..<hours).map { RunSummary.HourFigures(hour: $0) }
         var waits = Array(repeating: [Double](), count: hours)
@@ -134,7 +127,7 @@ extension RunResult {
         return figures
     }
 
-    private static func zoneFigures(_ sim: CitySimulation, _ rides: [RideRow]) -> [RunSummary.ZoneFigures] {
+    private static func zoneFigures(_ sim: CitySimulation, _ rides: RideRows) -> [RunSummary.ZoneFigures] {
         var waits = Array(repeating: [Double](), count: sim.city.geometry.zoneCount)
         var requests = Array(repeating: 0, count: waits.count)
         var immediate = Array(repeating: 0, count: waits.count)

@@ -4,7 +4,9 @@ import RoadNetwork
 /// Everything one run measured: the summary, every request and every driver.
 public struct RunResult: Sendable {
     public var summary: RunSummary
-    public let rides: [RideRow]
+    /// Every request, in id order: read from the simulator's compact records (`RideRecord`) as rows,
+    /// so a run keeps no second copy of them.
+    public let rides: RideRows
     public let drivers: [DriverRow]
     /// The city's zones (for the report's per-zone map).
     public let city: CityGeometry
@@ -28,6 +30,22 @@ public struct RunResult: Sendable {
         public let fare: Double
         /// Request → pickup, for served immediate requests.
         public var waitS: Double? { kind == "immediate" ? pickupAt.map { $0 - requestedAt } : nil }
+    }
+
+    /// The requests of a run as `RideRow`s, made on access from the records the simulator kept.
+    public struct RideRows: RandomAccessCollection, Sendable {
+        let records: [RideRecord]
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { records.count }
+        public subscript(id: Int) -> RideRow {
+            let r = records[id]
+            return RideRow(id: id, customer: r.customer.rawValue, kind: r.isReservation ? "reservation" : "immediate",
+                           outcome: r.outcome.rawValue, requestedAt: r.requestedAt, meetingTime: r.meetingTime,
+                           originX: r.origin.x, originY: r.origin.y, destinationX: r.destination.x,
+                           destinationY: r.destination.y, originZone: r.originZone, acceptedAt: r.acceptedAt,
+                           pickupAt: r.pickupAt, dropoffAt: r.dropoffAt, driver: r.driver?.rawValue, offers: r.offers,
+                           declines: r.declines, timeouts: r.timeouts, fare: r.fare)
+        }
     }
 
     /// One driver's figures over the run.

@@ -7,7 +7,7 @@
 /// and no shift cut by the warm-up or the horizon dilutes it. Each shift also summarises its zone queues'
 /// figures (`zoneQueues`, see `ZoneQueueFairnessBuilder`).
 enum ShiftFairnessBuilder {
-    static func figures(_ sim: CitySimulation, rides: [RunResult.RideRow],
+    static func figures(_ sim: CitySimulation, rides: RunResult.RideRows,
                         zoneQueues: [RunSummary.ShiftZoneFairness]) -> [RunSummary.ShiftFairness] {
         var accepted = Array(repeating: [(at: Double, fare: Double)](), count: sim.drivers.count)
         for ride in rides where ride.outcome == "served" {

@@ -14,30 +14,45 @@
 /// minutes of exposure is noise (one dispatch after 2 min reads 30 per hour). Groups of fewer than
 /// two such drivers are left out. Waits are those of the group's drivers' dispatches (join → offer).
 enum ZoneQueueFairnessBuilder {
+    /// A stint of a complete driver-shift, with its grouping key, by index (see `groups`).
+    private struct Kept {
+        let shift: Int32, zone: Int32, driverShift: Int32, index: Int32
+        let start: Double
+    }
+
     /// Least queued time in a zone for a driver-shift to be compared there, seconds.
     static let minimumQueuedSeconds = 1800.0
 
     /// The figures of every (shift, zone) group, shifts in scenario order, zones ascending.
     static func figures(_ sim: CitySimulation) -> [RunSummary.ShiftZoneFairness] {
-        groups(stints: sim.queueStints.stints(closingAt: sim.horizon), drivers: sim.drivers.map { ($0.shift, $0.shifts) },
+        groups(stints: sim.queueStints.finished, closing: sim.queueStints.openStints(closingAt: sim.horizon), drivers: sim.drivers.map { ($0.shift, $0.shifts) },
                shiftNames: sim.scenario.fleet.shifts.map(\.name), window: (sim.warmup, sim.horizon))
     }
 
     /// The groups' figures from the stints and every driver's (scenario shift, shift intervals).
-    static func groups(stints: [QueueStints.Stint], drivers: [(shift: Int, intervals: [(start: Double, end: Double)])],
+    /// - Parameter closing: stints that follow `stints` (the open ones closed at the horizon), passed apart
+    ///   so a long run's stints are not copied into one array.
+    static func groups(stints: [QueueStints.Stint], closing: [QueueStints.Stint] = [],
+                       drivers: [(shift: Int, intervals: [(start: Double, end: Double)])],
                        shiftNames: [String], window: (start: Double, end: Double)) -> [RunSummary.ShiftZoneFairness] {
-        // Each stint of a complete driver-shift, keyed (shift, zone, driver-shift).
+        // Each stint of a complete driver-shift, keyed (shift, zone, driver-shift), by its index in
+        // `stints` then `closing` (24 bytes a stint, not a copy of it).
         var base = [Int](), next = 0
         for driver in drivers { base.append(next); next += driver.intervals.count }
-        var kept: [(shift: Int, zone: Int, driverShift: Int, stint: QueueStints.Stint)] = []
-        for stint in stints {
+        func stint(_ index: Int32) -> QueueStints.Stint {
+            Int(index) < stints.count ? stints[Int(index)] : closing[Int(index) - stints.count]
+        }
+        var kept: [Kept] = []
+        for index in 0..<(stints.count + closing.count) {
+            let stint = stint(Int32(index))
             let d = Int(stint.taxi)
             guard let i = drivers[d].intervals.lastIndex(where: { $0.start <= stint.start }) else { continue }
             let interval = drivers[d].intervals[i]
             guard interval.start >= window.start, interval.end <= window.end else { continue }
-            kept.append((drivers[d].shift, Int(stint.zone), base[d] + i, stint))
+            kept.append(Kept(shift: Int32(drivers[d].shift), zone: stint.zone, driverShift: Int32(base[d] + i),
+                             index: Int32(index), start: stint.start))
         }
-        kept.sort { ($0.shift, $0.zone, $0.driverShift, $0.stint.start) < ($1.shift, $1.zone, $1.driverShift, $1.stint.start) }
+        kept.sort { ($0.shift, $0.zone, $0.driverShift, $0.start) < ($1.shift, $1.zone, $1.driverShift, $1.start) }
 
         var figures: [RunSummary.ShiftZoneFairness] = []
         var rates: [Double] = [], waits: [Double] = [], groupWaits: [Double] = []
@@ -56,8 +71,8 @@ enum ZoneQueueFairnessBuilder {
                 var e = d, seconds = 0.0
                 waits.removeAll(keepingCapacity: true)
                 while e < end, kept[e].driverShift == kept[d].driverShift {
-                    seconds += kept[e].stint.seconds
-                    if kept[e].stint.dispatched { waits.append(kept[e].stint.seconds) }
+                    seconds += stint(kept[e].index).seconds
+                    if stint(kept[e].index).dispatched { waits.append(stint(kept[e].index).seconds) }
                     e += 1
                 }
                 if seconds >= minimumQueuedSeconds {
@@ -72,7 +87,7 @@ enum ZoneQueueFairnessBuilder {
             if rates.count >= 2 {
                 let wait = Statistics.distribution(groupWaits)
                 figures.append(RunSummary.ShiftZoneFairness(
-                    shift: shiftNames[kept[start].shift], zone: kept[start].zone, drivers: rates.count,
+                    shift: shiftNames[Int(kept[start].shift)], zone: Int(kept[start].zone), drivers: rates.count,
                     queuedHours: queued / 3600, dispatches: dispatches,
                     jainDispatchesPerQueuedHour: Statistics.jain(rates),
                     jainIfEqual: jainIfEqual(dispatches: dispatches, queuedHours: queued / 3600,

@@ -11,7 +11,8 @@ extension CitySimulation {
                 rides[request.rawValue].offers += 1
                 let d = Int32(driver.rawValue)
                 let ride = rides[request.rawValue]
-                queueOrder.checkOffer(to: d, zone: ride.originZone, excluded: ride.excludedTaxis, counts: ride.requestedAt >= warmup)
+                queueOrder.checkOffer(to: d, zone: ride.originZone, excluded: rides.excludedTaxis(request.rawValue),
+                                      counts: ride.requestedAt >= warmup)
                 drivers[Int(d)].offeredFromZone = queueOrder.zone(of: d) ?? -1
                 drivers[Int(d)].offeredFromStamp = queueOrder.stamp(of: d)
                 recordLeavesQueue(d, dispatched: true)
@@ -39,21 +40,25 @@ extension CitySimulation {
                 // D9: too late. The driver turns available where the drive has taken them (`revoked`).
                 let d = Int32(driver.rawValue)
                 finishBusy(d)
-                rides[request.rawValue].reassignments += 1
-                rides[request.rawValue].excludedTaxis.append(d)
+                if rides[request.rawValue].requestedAt >= warmup { madReassignments += 1 }
+                rides.exclude(d, from: request.rawValue)
                 revoked(d, pickup: rides[request.rawValue].origin)
             case .noTaxiAvailable(let request, _):
                 rides[request.rawValue].outcome = .rejected
+                rides.end(request.rawValue)
             case .requestExpired(let request, _):
                 rides[request.rawValue].outcome = .expired
+                rides.end(request.rawValue)
             case .requestCancelled(let request):
                 rides[request.rawValue].outcome = .cancelled
+                rides.end(request.rawValue)
             case .fareCharged(let request, let driver, let amount):
                 rides[request.rawValue].fare += amount
                 if now >= warmup { drivers[driver.rawValue].earnings += amount }
             case .rideCompleted(let request, _):
                 rides[request.rawValue].outcome = .served
                 rides[request.rawValue].dropoffAt = now
+                rides.end(request.rawValue)
             case .wake(let time, let timer):
                 schedule(.coreTimer(timer), at: time)
             case .waitingForTaxi, .reservationConfirmed, .reportRecorded, .queueStatus, .arrivalEstimate:
@@ -68,7 +73,7 @@ extension CitySimulation {
     private func noteOfferTakenBack(_ d: Int32, _ request: RequestID, timedOut: Bool) {
         if timedOut {
             rides[request.rawValue].timeouts += 1
-            rides[request.rawValue].excludedTaxis.append(d)
+            rides.exclude(d, from: request.rawValue)
             if scenario.dispatch.onTimeout == .requeue, let here = core.position(of: drivers[Int(d)].id) {
                 recordJoinsTail(d, zone: zoneIndex(of: here))
             }
@@ -87,7 +92,7 @@ extension CitySimulation {
         drivers[Int(d)].busySince = now
         // The actual drive: the estimate times the request's own noise (D9 can fire).
         let instant = scenario.validation.enabled && scenario.validation.pickup == .instant
-        let arrival = now + (instant ? 0 : eta * rides[request.rawValue].draw.pickupNoise)
+        let arrival = now + (instant ? 0 : eta * rides.draw(request.rawValue).pickupNoise)
         drivers[Int(d)].expectedArrival = arrival
         // In a road city the drive is a leg along the roads from where the core has the taxi (where its ETA
         // was computed from) to the pickup, stretched by the request's noise so it ends at `arrival`.

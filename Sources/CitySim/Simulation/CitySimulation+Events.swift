@@ -70,9 +70,8 @@ extension CitySimulation {
         let customer = CustomerID(drawnCustomer >= 0 ? drawnCustomer : nextCustomer)
         let id = RequestID(rides.count)
         let zone = (try? city.geometry.zone(of: origin))?.index ?? 0
-        rides.append(RideRecord(id: id, customer: customer, isReservation: reserves, requestedAt: now,
-                                meetingTime: reserves ? meeting : nil, origin: origin, destination: destination,
-                                originZone: zone, draw: rideDraw))
+        rides.append(RideRecord(customer: customer, requestedAt: now, meetingTime: reserves ? meeting : nil,
+                                origin: origin, destination: destination, originZone: zone), draw: rideDraw)
         let refusal = reserves
             ? attempt(.reserveRide(id, customer: customer, origin: origin, destination: destination, meetingTime: meeting))
             : attempt(.requestRide(id, customer: customer, origin: origin, destination: destination, patience: patience))
@@ -105,7 +104,7 @@ extension CitySimulation {
         if accepts {
             mustCommand(.accept(id, request))
         } else {
-            rides[request.rawValue].excludedTaxis.append(d)  // D5: not offered this request again
+            rides.exclude(d, from: request.rawValue)  // D5: not offered this request again
             if scenario.dispatch.onDecline == .requeue, let here = core.position(of: id) {
                 recordJoinsTail(d, zone: zoneIndex(of: here))
             }
@@ -119,11 +118,12 @@ extension CitySimulation {
         mustCommand(.pickedUp(drivers[Int(d)].id, request))
         rides[request.rawValue].pickupAt = events.now
         let ride = rides[request.rawValue]
+        let draw = rides.draw(request.rawValue)
         let duration: Double
         if scenario.validation.enabled {
-            duration = ride.draw.serviceTime
+            duration = draw.serviceTime
         } else {
-            duration = ride.draw.rideNoise * city.travel.travelTime(from: ride.origin, to: ride.destination, departingAt: events.now)
+            duration = draw.rideNoise * city.travel.travelTime(from: ride.origin, to: ride.destination, departingAt: events.now)
         }
         startLeg(d, .ride, from: ride.origin, to: ride.destination, duration: duration)  // replaces the pickup drive
         schedule(.reachesDestination(driver: d, request: request), at: events.now + duration)

@@ -16,9 +16,9 @@ extension CitySimulation {
         let id = RequestID(rides.count)
         let customer = CustomerID(PlannerDemand.firstCustomer + leg.user)
         let zone = (try? city.geometry.zone(of: leg.origin))?.index ?? 0
-        rides.append(RideRecord(id: id, customer: customer, isReservation: leg.isReservation, requestedAt: now,
-                                meetingTime: leg.isReservation ? leg.departure : nil, origin: leg.origin,
-                                destination: leg.destination, originZone: zone, draw: RideDraw(rideParameters, ridesRandom)))
+        rides.append(RideRecord(customer: customer, requestedAt: now, meetingTime: leg.isReservation ? leg.departure : nil,
+                                origin: leg.origin, destination: leg.destination, originZone: zone),
+                     draw: RideDraw(rideParameters, ridesRandom))
         let refusal = leg.isReservation
             ? attempt(.reserveRide(id, customer: customer, origin: leg.origin, destination: leg.destination,
                                    meetingTime: leg.departure))

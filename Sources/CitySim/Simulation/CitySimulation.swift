@@ -41,7 +41,8 @@ public final class CitySimulation {
     /// Per driver, the leg along the roads in progress (to a pickup, a ride, a drift), or nil: road cities
     /// only (empty on the grid). At most one per driver, dropped when it ends, so memory is bounded by the fleet.
     var legs: [RoadLeg?] = []
-    var rides: [RideRecord] = []
+    /// Every request by id: its `rides.csv` row, and the draws and exclusions of the open ones.
+    var rides = RideTable()
     var hourly: [HourSample] = []
     var effects: [Effect] = []
     var nextCustomer = 0
@@ -49,6 +50,8 @@ public final class CitySimulation {
     /// Requests made after the warm-up that the core refused (not in `rides`): D12 (the customer
     /// already has an open immediate request) and D11 (a reservation lead below the minimum).
     var refusedOpenRequest = 0, refusedTooSoon = 0
+    /// D9 reassignments of requests made after the warm-up, counted as they happen.
+    var madReassignments = 0
     /// The simulator's own record of the zone queues, to check their order (D15) independently of the core.
     var queueOrder = QueueOrderCheck(zones: 0)
     /// The drivers' stints in the zone queues, for fairness within each queue (`fairness.by_shift_zone`).

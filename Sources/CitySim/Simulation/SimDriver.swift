@@ -47,31 +47,3 @@ struct SimDriver {
         self.shifts = shifts
     }
 }
-
-/// What is recorded of each request (one row of `rides.csv`).
-struct RideRecord {
-    enum Outcome: String { case pending, served, rejected, cancelled, expired }
-    let id: RequestID
-    let customer: CustomerID
-    let isReservation: Bool
-    let requestedAt: Double
-    let meetingTime: Double?
-    let origin: Position
-    let destination: Position
-    let originZone: Int
-    /// The request's ride times and drive noise, drawn when it was made.
-    let draw: RideDraw
-    var outcome = Outcome.pending
-    var acceptedAt: Double?
-    var pickupAt: Double?
-    var dropoffAt: Double?
-    var driver: DriverID?
-    var offers = 0
-    var declines = 0
-    var timeouts = 0
-    /// D9: times the request passed to another taxi because its taxi was too late.
-    var reassignments = 0
-    /// Taxis the request may no longer go to (D4 timeout, D5 decline, D9 lateness), as the simulator saw them.
-    var excludedTaxis: [Int32] = []
-    var fare = 0.0
-}

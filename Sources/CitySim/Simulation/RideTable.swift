@@ -1,0 +1,71 @@
+import DispatchCore
+
+/// Every request of a run by id (`RideRecord`, kept to the end), and the part only open requests need —
+/// their ride draws and the taxis they may no longer go to — in a table of reused entries, so the
+/// simulator keeps 120 bytes per finished request and the open part stays O(open requests).
+///
+/// Invariant: a record's `openSlot` names its open entry while it is open; `freeSlots` lists exactly the
+/// entries no record names, each with an empty (but kept) excluded list.
+struct RideTable: RandomAccessCollection {
+    /// What an open request needs beyond its row.
+    struct OpenPart {
+        var draw: RideDraw
+        /// Taxis the request may no longer go to (D4 timeout, D5 decline, D9 lateness), as the simulator saw them.
+        var excludedTaxis: [Int32]
+    }
+
+    private(set) var records: [RideRecord] = []
+    private var open: [OpenPart] = []
+    private var freeSlots: [Int32] = []
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { records.count }
+
+    subscript(id: Int) -> RideRecord {
+        get { records[id] }
+        _modify { yield &records[id] }
+    }
+
+    mutating func reserveCapacity(_ count: Int) { records.reserveCapacity(count) }
+
+    /// Records a new request (id `count`) with its ride draws.
+    mutating func append(_ record: RideRecord, draw: RideDraw) {
+        var record = record
+        if let slot = freeSlots.popLast() {
+            open[Int(slot)].draw = draw
+            record.openSlot = slot
+        } else {
+            record.openSlot = Int32(open.count)
+            open.append(OpenPart(draw: draw, excludedTaxis: []))
+        }
+        records.append(record)
+    }
+
+    /// Forgets the last request (the core refused it).
+    mutating func removeLast() {
+        end(records.count - 1)
+        records.removeLast()
+    }
+
+    /// The request has ended: its open part is released for the next request.
+    mutating func end(_ id: Int) {
+        let slot = records[id].openSlot
+        guard slot >= 0 else { return }
+        open[Int(slot)].excludedTaxis.removeAll(keepingCapacity: true)
+        freeSlots.append(slot)
+        records[id].openSlot = -1
+    }
+
+    /// The ride draws of an open request.
+    func draw(_ id: Int) -> RideDraw { open[Int(records[id].openSlot)].draw }
+
+    /// The taxis an open request may no longer go to.
+    func excludedTaxis(_ id: Int) -> [Int32] { open[Int(records[id].openSlot)].excludedTaxis }
+
+    /// D4, D5, D9: the open request may no longer go to `taxi`.
+    mutating func exclude(_ taxi: Int32, from id: Int) { open[Int(records[id].openSlot)].excludedTaxis.append(taxi) }
+
+    /// Open entries in use (requests open in the simulator's view) and entries held in memory.
+    var openCount: Int { open.count - freeSlots.count }
+    var openCapacity: Int { open.count }
+}
