@@ -16,8 +16,8 @@ import Testing
         return nil
     }
 
-    /// Scrapes until `ready` holds for the text (request metrics are recorded once the response body
-    /// has been written, a moment after the client has it), at most 2 s.
+    /// Scrapes until `ready` holds for the text (a streamed response's request is recorded once its
+    /// body has been written, a moment after the client has it), at most 2 s.
     static func scrape(_ client: any TestClientProtocol,
                        until ready: (String) -> Bool = { _ in true }) async throws -> String {
         var text = ""

@@ -3,8 +3,11 @@ import Hummingbird
 /// Counts and times every request in `ServiceMetrics`, by matched route template, method and status.
 ///
 /// It is the outermost middleware, so the status is the one the client got (problem documents
-/// included); the time runs until the response body is written. A request no route matched is
-/// recorded under the route `unmatched`, so stray paths cannot multiply the series.
+/// included). A response whose body has a known length is complete when the handler returns it,
+/// and is recorded then: its body is left as it is, so Hummingbird writes head and body in one
+/// `write` (wrapping it in a closure made that two). A streamed body (unknown length: event
+/// streams) is timed until its last byte is written. A request no route matched is recorded
+/// under the route `unmatched`, so stray paths cannot multiply the series.
 struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: ServiceMetrics
 
@@ -17,7 +20,11 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
             let status = response.status.code
             let route = Self.route(context)
             let body = response.body
-            response.body = ResponseBody(contentLength: body.contentLength) { [metrics] writer in
+            guard body.contentLength == nil else {
+                metrics.recordRequest(route: route, method: method, status: status, duration: ContinuousClock.now - started)
+                return response
+            }
+            response.body = ResponseBody { [metrics] writer in
                 defer {
                     metrics.recordRequest(route: route, method: method, status: status,
                                           duration: ContinuousClock.now - started)

@@ -83,7 +83,7 @@ public final class ServiceMetrics: Sendable {
             let histogram = registry.makeDurationHistogram(
                 name: "citysim_http_request_duration_seconds",
                 labels: [("route", route), ("method", method)], buckets: Self.requestBuckets,
-                help: "Time from a request's arrival to the end of its response body, by route template and method.")
+                help: "Time from a request's arrival until its response is ready (a body of known length) or its streamed body is written, by route template and method.")
             histograms[key] = histogram
             return histogram
         }
