@@ -1,5 +1,5 @@
 /// What the core knows of one driver. Stored by slot.
-struct DriverRecord: Equatable {
+struct DriverRecord: Equatable, Codable {
     let id: DriverID
     let taxiCode: String
     var status: DriverStatus = .offShift
@@ -14,7 +14,7 @@ struct DriverRecord: Equatable {
 ///
 /// Invariant: the due times below are those of the timers the core asked for last; a timer that
 /// fires before its due time, or belongs to an earlier offer or assignment, changes nothing.
-struct RequestRecord: Equatable {
+struct RequestRecord: Equatable, Codable {
     /// The request's id; `DispatchCore.archivedMarker` once archived (a tombstone until the next compaction).
     var id: RequestID
     let customer: CustomerID
@@ -57,7 +57,7 @@ struct RequestRecord: Equatable {
 }
 
 /// Counters the core keeps about its own decisions.
-public struct DispatchStatistics: Sendable, Equatable {
+public struct DispatchStatistics: Sendable, Equatable, Codable {
     public var offersSent = 0
     public var offersAccepted = 0
     public var offersDeclined = 0
