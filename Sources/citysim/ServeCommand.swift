@@ -41,6 +41,10 @@ struct ServeCommand: AsyncParsableCommand {
             // A config that validates but names an unusable input (a bad GTFS feed): exit 2 like the checks above.
             printError("error: \(error)")
             throw ExitCode(2)
+        } catch let error as CheckpointError {
+            // The database's newest checkpoint cannot be read (newer format, corrupted): do not start from a wrong state.
+            printError("error: \(error)")
+            throw ExitCode(2)
         }
         service.bootstrapMetrics()
         let speed = loaded.clockSpeed.map { $0 == 1 ? "" : "  clock ×\($0)" } ?? ""
