@@ -36,6 +36,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let log = loaded.log ?? LogSettings()
         DispatchServiceApp.bootstrapLogging(log)
+        DispatchServiceApp.returnLargeBlocksWhenFreed()
         let service: DispatchServiceApp
         do { service = try await DispatchServiceApp.open(config: loaded) } catch let error as ConfigError {
             // A config that validates but names an unusable input (a bad GTFS feed): exit 2 like the checks above.
