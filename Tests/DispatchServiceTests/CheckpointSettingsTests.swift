@@ -1,4 +1,5 @@
 import DispatchCore
+import GRDB
 import Foundation
 import Testing
 @testable import DispatchService
@@ -70,5 +71,26 @@ import Testing
             #expect(try #require(MetricsTests.sample(text, "citysim_checkpoint_duration_seconds")) > 0)
             #expect(MetricsTests.sample(text, "citysim_checkpoints_total") == 1)
         }
+    }
+}
+
+/// The archive's counts by state live in `archived_count`, so a restart does not scan the archive.
+@Suite struct ArchivedCountTests {
+    /// A file archived by a build before `archived_count` gets its counts from the rows already stored.
+    @Test func upgradingAFileCountsTheRidesAlreadyArchived() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("service.sqlite")
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try SQLiteDispatchStore.migrator.migrate(queue, upTo: "v3")
+            try await queue.write { db in
+                for (id, status) in [(1, "completed"), (2, "rejected"), (3, "completed")] {
+                    try db.execute(sql: "INSERT INTO archived_ride (id, customer, status, ride) VALUES (?, 7, ?, '{}')",
+                                   arguments: [id, status])
+                }
+            }
+        }
+        let store = try SQLiteDispatchStore(path: path)
+        #expect(try await store.archivedCounts() == [.completed: 2, .rejected: 1])
     }
 }

@@ -87,6 +87,7 @@ public final class PostgresDispatchStore: DispatchStore {
         ]),
         archiveMigration,
         checkpointMigration,
+        archiveCountMigration,
     ]
 
     // MARK: - Command log

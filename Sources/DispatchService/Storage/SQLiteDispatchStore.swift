@@ -74,6 +74,7 @@ public final class SQLiteDispatchStore: DispatchStore {
         }
         registerArchive(in: &migrator)
         registerCheckpoints(in: &migrator)
+        registerArchiveCounts(in: &migrator)
         return migrator
     }
 
