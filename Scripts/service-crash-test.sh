@@ -68,7 +68,7 @@ for kill_number in $(seq 1 "$KILLS"); do
   echo "SIGKILL $kill_number sent to the server: $(cut -d' ' -f1 "$ACK" | sort -u | wc -l) rides acknowledged so far; database: $(log_rows)"
   sleep "$DOWN_FOR"
   serve
-  echo "server restarted (pid $SERVER) on the same database: loaded the checkpoint at command $(gauge citysim_checkpoint_sequence), replayed $(gauge citysim_command_log_rows_since_checkpoint) commands after it"
+  echo "server restarted (pid $SERVER) on the same database: loaded the checkpoint at command $(gauge citysim_checkpoint_sequence); $(gauge citysim_command_log_rows_since_checkpoint) commands logged after it (the tail it replayed, and any since)"
 done
 
 "$BIN" load "$SCENARIO" --url "$URL" --config "$CONFIG" --check-only --acknowledged "$WORK/acknowledged-at-kill.txt" \
