@@ -8,10 +8,15 @@
 #   1. every ride acknowledged before the kill is there, and
 #   2. every ride acknowledged during the whole run is there, finished rides unchanged,
 #      and the dispatch core's invariants hold.
+# The server takes a checkpoint every CHECKPOINT_EVERY commands (default 25: several a second at
+# this load) and cuts the command log, so the kill lands between, after or during checkpoints and
+# the restart loads a checkpoint and replays only the log after it (both printed from /metrics and
+# the database). CHECKPOINT_EVERY=0 runs without checkpoints (the log is replayed from the start).
 # Prints PASS or FAIL and exits 0 or 1.
 #
 #   Scripts/service-crash-test.sh                       # uses .build/release/citysim
 #   CITYSIM=.build/debug/citysim KILL_AFTER=20 Scripts/service-crash-test.sh
+#   KILLS=3 Scripts/service-crash-test.sh               # kill and restart three times, KILL_AFTER s apart
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +27,8 @@ HOURS=${HOURS:-0.5}
 SCENARIO=${SCENARIO:-Scenarios/smoke.yaml}
 KILL_AFTER=${KILL_AFTER:-25}        # seconds after the load starts (account setup takes a few)
 DOWN_FOR=${DOWN_FOR:-2}             # seconds the server stays dead
+CHECKPOINT_EVERY=${CHECKPOINT_EVERY:-25}   # checkpoint.every_commands of the server (0: never)
+KILLS=${KILLS:-1}                   # how many times the server is killed and restarted
 WORK=${WORK:-$(mktemp -d /tmp/citysim-crash.XXXXXX)}
 mkdir -p "$WORK"
 CONFIG=Service/service-load.yaml
@@ -31,7 +38,8 @@ URL=http://127.0.0.1:$PORT
 [ -x "$BIN" ] || { echo "no $BIN: build it first (swift build -c release)"; exit 2; }
 
 serve() {
-  "$BIN" serve --config "$CONFIG" --database "$DB" --port "$PORT" --clock-speed "$SPEED" >>"$WORK/serve.log" 2>&1 &
+  CITYSIM_CHECKPOINT_EVERY_COMMANDS=$CHECKPOINT_EVERY CITYSIM_CHECKPOINT_EVERY_S=0 \
+    "$BIN" serve --config "$CONFIG" --database "$DB" --port "$PORT" --clock-speed "$SPEED" >>"$WORK/serve.log" 2>&1 &
   SERVER=$!
   for _ in $(seq 1 200); do
     curl -sf "$URL/health" >/dev/null 2>&1 && return 0
@@ -49,15 +57,19 @@ echo "server up (pid $SERVER) on $URL, clock ×$SPEED, fresh database $DB"
   --set demand.reservations.share=0.2 --set demand.cancellation.probability=0.1 \
   --acknowledged "$ACK" --out "$WORK/load.json" >"$WORK/load.log" 2>&1 &
 LOAD=$!
-sleep "$KILL_AFTER"
-kill -KILL "$SERVER"
-wait "$SERVER" 2>/dev/null
-cp "$ACK" "$WORK/acknowledged-at-kill.txt"
-AT_KILL=$(cut -d' ' -f1 "$WORK/acknowledged-at-kill.txt" | sort -u | wc -l)
-echo "SIGKILL sent to the server after ${KILL_AFTER}s: $AT_KILL rides acknowledged so far"
-sleep "$DOWN_FOR"
-serve
-echo "server restarted (pid $SERVER) on the same database"
+gauge() { curl -sf "$URL/metrics" | awk -v name="$1" '$1 == name { printf "%d", $2 }'; }
+log_rows() { sqlite3 "file:$DB?mode=ro" "SELECT COUNT(*) || ' log rows (sequence ' || IFNULL(MIN(sequence), '-') || '–' || IFNULL(MAX(sequence), '-') || '), checkpoints at ' || IFNULL((SELECT GROUP_CONCAT(sequence) FROM checkpoint), 'none') FROM command_log" 2>&1; }
+for kill_number in $(seq 1 "$KILLS"); do
+  sleep "$KILL_AFTER"
+  echo "before kill $kill_number: newest checkpoint at command $(gauge citysim_checkpoint_sequence), $(gauge citysim_command_log_rows_since_checkpoint) commands logged since"
+  kill -KILL "$SERVER"
+  wait "$SERVER" 2>/dev/null
+  [ "$kill_number" -eq 1 ] && cp "$ACK" "$WORK/acknowledged-at-kill.txt"
+  echo "SIGKILL $kill_number sent to the server: $(cut -d' ' -f1 "$ACK" | sort -u | wc -l) rides acknowledged so far; database: $(log_rows)"
+  sleep "$DOWN_FOR"
+  serve
+  echo "server restarted (pid $SERVER) on the same database: loaded the checkpoint at command $(gauge citysim_checkpoint_sequence); $(gauge citysim_command_log_rows_since_checkpoint) commands logged after it (the tail it replayed, and any since)"
+done
 
 "$BIN" load "$SCENARIO" --url "$URL" --config "$CONFIG" --check-only --acknowledged "$WORK/acknowledged-at-kill.txt" \
   >"$WORK/check-at-kill.txt" 2>&1

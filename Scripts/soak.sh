@@ -10,6 +10,12 @@
 #   Scripts/soak.sh                                              # 1 h at 1,000/s → Results/service/soak-1h.*
 #   DURATION=150s INTERVAL=10 OUT=/tmp/soak-short Scripts/soak.sh   # short check of the mechanism
 #   ARCHIVE_AFTER=600 Scripts/soak.sh                            # the service's default retention
+#   DURATION=1200s CHECKPOINT_EVERY=0 CHECKPOINT_EVERY_S=0 OUT=/tmp/no-checkpoints Scripts/soak.sh   # log never cut
+#
+# Checkpoints: the server runs with checkpoint.every_commands CHECKPOINT_EVERY and checkpoint.every_s
+# CHECKPOINT_EVERY_S (defaults: the service's, 100,000 and 300; 0 turns a trigger off). After the load
+# the server is SIGKILLed and started again on the same database, and the time from that start to
+# `GET /health/ready` answering 200 is the restart time in OUT.txt.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,13 +29,19 @@ DURATION=${DURATION:-3600s}
 INTERVAL=${INTERVAL:-30}
 ARCHIVE_AFTER=${ARCHIVE_AFTER:-120}   # archive_after_s: ended rides leave memory this long after they end
 OUT=${OUT:-Results/service/soak-1h}
+CHECKPOINT_EVERY=${CHECKPOINT_EVERY:-100000}
+CHECKPOINT_EVERY_S=${CHECKPOINT_EVERY_S:-300}
 WORK=${WORK:-$(mktemp -d /tmp/citysim-soak.XXXXXX)}
 mkdir -p "$WORK" "$(dirname "$OUT")"
 [ -x "$BIN" ] || { echo "no $BIN: build it first (swift build -c release)"; exit 2; }
 
-CITYSIM_ARCHIVE_AFTER_S=$ARCHIVE_AFTER "$BIN" serve --config Service/service-load.yaml \
-  --database "$WORK/service.sqlite" --port "$PORT" --clock-speed 1 >"$WORK/serve.log" 2>&1 &
-SERVER=$!
+serve() {
+  CITYSIM_ARCHIVE_AFTER_S=$ARCHIVE_AFTER CITYSIM_CHECKPOINT_EVERY_COMMANDS=$CHECKPOINT_EVERY \
+  CITYSIM_CHECKPOINT_EVERY_S=$CHECKPOINT_EVERY_S "$BIN" serve --config Service/service-load.yaml \
+    --database "$WORK/service.sqlite" --port "$PORT" --clock-speed 1 >>"$WORK/serve.log" 2>&1 &
+  SERVER=$!
+}
+serve
 SAMPLER=
 cleanup() { [ -n "$SAMPLER" ] && kill "$SAMPLER" 2>/dev/null; kill "$SERVER" 2>/dev/null; }
 trap cleanup EXIT
@@ -37,8 +49,9 @@ for _ in $(seq 1 200); do curl -sf "http://127.0.0.1:$PORT/health" >/dev/null 2>
 
 TICKS=$(getconf CLK_TCK)
 sample() {  # elapsed s, RSS MiB, server CPU s, rides held, database + WAL MiB, load average, then from /metrics
-  # pending timers, rides archived, malloc in use and free (MiB), and RSS split: anonymous, file, shared memory (MiB)
-  local rss cpu metrics held extra split db
+  # pending timers, rides archived, malloc in use and free (MiB), RSS split: anonymous, file, shared memory (MiB),
+  # then commands logged since the newest checkpoint and that checkpoint's MiB
+  local rss cpu metrics held extra split db cut
   rss=$(awk '/^VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$SERVER/status" 2>/dev/null)
   cpu=$(awk -v t="$TICKS" '{ printf "%.1f", ($14 + $15) / t }' "/proc/$SERVER/stat" 2>/dev/null)
   metrics=$(curl -sf "http://127.0.0.1:$PORT/metrics")
@@ -48,10 +61,12 @@ sample() {  # elapsed s, RSS MiB, server CPU s, rides held, database + WAL MiB, 
     END { printf "%d\t%d\t%.1f\t%.1f", t, a, u / 1048576, f / 1048576 }' <<<"$metrics")
   split=$(awk '/^RssAnon/ { a = $2 } /^RssFile/ { f = $2 } /^RssShmem/ { s = $2 }
     END { printf "%.1f\t%.1f\t%.1f", a / 1024, f / 1024, s / 1024 }' "/proc/$SERVER/status" 2>/dev/null)
+  cut=$(awk '/^citysim_command_log_rows_since_checkpoint / { r = $2 } /^citysim_checkpoint_bytes / { b = $2 }
+    END { printf "%d\t%.1f", r, b / 1048576 }' <<<"$metrics")
   db=$(du -cm "$WORK"/service.sqlite* 2>/dev/null | awk 'END { print $1 }')
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$rss" "$cpu" "$held" "$db" "$(cut -d' ' -f1 /proc/loadavg)" "$extra" "$split"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$rss" "$cpu" "$held" "$db" "$(cut -d' ' -f1 /proc/loadavg)" "$extra" "$split" "$cut"
 }
-printf 'elapsed_s\trss_mib\tserver_cpu_s\trides_held\tdb_mib\tload_avg\tpending_timers\trides_archived\theap_in_use_mib\theap_free_mib\trss_anon_mib\trss_file_mib\trss_shmem_mib\n' >"$OUT.tsv"
+printf 'elapsed_s\trss_mib\tserver_cpu_s\trides_held\tdb_mib\tload_avg\tpending_timers\trides_archived\theap_in_use_mib\theap_free_mib\trss_anon_mib\trss_file_mib\trss_shmem_mib\tlog_rows_since_checkpoint\tcheckpoint_mib\n' >"$OUT.tsv"
 START=$(date +%s)
 COMMIT=$(git rev-parse --short HEAD)  # at the start: commits made during the soak are not in the binary
 ( while kill -0 "$SERVER" 2>/dev/null; do sample $(( $(date +%s) - START )) >>"$OUT.tsv"; sleep "$INTERVAL"; done ) &
@@ -65,14 +80,32 @@ STATUS=$?
 kill "$SAMPLER" 2>/dev/null; SAMPLER=
 sample $(( $(date +%s) - START )) >>"$OUT.tsv"
 
+# Restart: SIGKILL (the worst case: no checkpoint at shutdown), start again, time until ready.
+kill -KILL "$SERVER"; wait "$SERVER" 2>/dev/null
+SIZE_AT_KILL=$(du -cm "$WORK"/service.sqlite* | awk 'END { print $1 }')
+LOG_ROWS=$(sqlite3 "file:$WORK/service.sqlite?mode=ro" "SELECT COUNT(*) FROM command_log" 2>/dev/null || echo "?")
+# Where the file's pages are: by table and index (dbstat), and free pages waiting for reuse.
+TABLES=$(sqlite3 "file:$WORK/service.sqlite?mode=ro" "SELECT name || ' ' || printf('%.1f', SUM(pgsize) / 1048576.0) || ' MiB' FROM dbstat GROUP BY name HAVING SUM(pgsize) > 1048576 ORDER BY SUM(pgsize) DESC" 2>/dev/null | paste -sd ',' | sed 's/,/, /g')
+FREE=$(sqlite3 "file:$WORK/service.sqlite?mode=ro" "SELECT printf('%.1f', freelist_count * page_size / 1048576.0) FROM pragma_freelist_count, pragma_page_size" 2>/dev/null)
+RESTART_FROM=$(date +%s.%N)
+serve
+READY=
+for _ in $(seq 1 36000); do
+  curl -sf "http://127.0.0.1:$PORT/health/ready" >/dev/null 2>&1 && { READY=$(date +%s.%N); break; }
+  sleep 0.05
+done
+RESTART_LINE=$(awk -v a="$RESTART_FROM" -v b="${READY:-0}" -v db="$SIZE_AT_KILL" -v rows="$LOG_ROWS" 'BEGIN {
+  if (b == 0) printf "restart: not ready within 30 min"; else printf "restart after SIGKILL: ready %.2f s after start; database %d MiB with %s command-log rows at the kill", b - a, db, rows }')
+
 {
   echo "soak at commit $COMMIT, $("$BIN" --version)"
-  echo "$RATE ride requests/s from $CLIENTS paced clients, $DRIVERS taxis completing rides, $DURATION, archive_after_s $ARCHIVE_AFTER"
+  echo "$RATE ride requests/s from $CLIENTS paced clients, $DRIVERS taxis completing rides, $DURATION, archive_after_s $ARCHIVE_AFTER, checkpoint every $CHECKPOINT_EVERY commands / $CHECKPOINT_EVERY_S s (0: never)"
   cat "$WORK/load.txt"
   # The load's samples are those up to DURATION s; later ones are of its end-state check (reads every ride).
   awk -F'\t' -v load="${DURATION%s}" 'BEGIN { n = 0 }
     NR > 1 && $2 != "" && $1 > load + 0 { if ($2 > check) check = $2 }
-    NR > 1 && $2 != "" && $1 <= load + 0 { t[n] = $1; r[n] = $2; h[n] = $4; p[n] = $7; a[n] = $11; u[n] = $9; c[n] = $3; n++ }
+    NR > 1 && $2 != "" && $1 <= load + 0 { t[n] = $1; r[n] = $2; h[n] = $4; p[n] = $7; a[n] = $11; u[n] = $9; c[n] = $3
+      d[n] = $5; g[n] = $14; k2[n] = $15; if ($5 + 0 > dmax) dmax = $5 + 0; if ($14 + 0 > gmax) gmax = $14 + 0; n++ }
     function slope(v,   i, k, sx, sy, sxx, sxy) {
       for (i = 0; i < n; i++) if (t[i] >= from) { k++; sx += t[i]; sy += v[i]; sxx += t[i] * t[i]; sxy += t[i] * v[i] }
       return 3600 * (k * sxy - sx * sy) / (k * sxx - sx * sx)
@@ -85,6 +118,10 @@ sample $(( $(date +%s) - START )) >>"$OUT.tsv"
       printf "rides held at the end of the load: %d; pending timers at %d s %d, at the end %d (max %d)\n", h[n - 1], t[ten], p[ten], p[n - 1], pmax
       printf "slopes from %d s to %d s (%d samples): RSS %.1f MiB/h, RssAnon %.1f MiB/h, malloc in use %.1f MiB/h\n", from, last, k, slope(r), slope(a), slope(u)
       printf "server CPU: %.0f s over %d s of load (%.2f cores)\n", c[n - 1], last, c[n - 1] / last
+      printf "database (file + WAL): at %d s %d MiB, max %d MiB, last of the load %d MiB; slope from %d s: %.1f MiB/h\n", t[ten], d[ten], dmax, d[n - 1], from, slope(d)
+      printf "commands logged since the newest checkpoint: max %d, at the end %d; newest checkpoint %.1f MiB\n", gmax, g[n - 1], k2[n - 1]
     }' "$OUT.tsv"
+  echo "$RESTART_LINE"
+  echo "database pages at the kill: ${TABLES:-?}; free pages ${FREE:-?} MiB"
 } | tee "$OUT.txt"
 exit $STATUS

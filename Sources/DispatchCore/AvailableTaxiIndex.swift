@@ -11,9 +11,9 @@
 /// Invariant: each indexed slot is in exactly one spot, in the cell containing
 /// its position; a cell lists exactly the first taxi of each of its spots;
 /// `cellOfSlot[s] == -1` exactly when `s` is not indexed.
-struct AvailableTaxiIndex: Equatable {
+struct AvailableTaxiIndex: Equatable, Codable {
     /// The first taxi of a spot, as the cell lists it.
-    struct Member: Equatable { var slot: Int32; var position: Position }
+    struct Member: Equatable, Codable { var slot: Int32; var position: Position }
 
     let cellSide: Double
     let columns: Int
@@ -248,6 +248,17 @@ struct AvailableTaxiIndex: Equatable {
 
     /// Problems with the index; empty when sound. `expected` maps each slot that
     /// should be indexed to its position.
+    /// Whether every per-slot table has `slots` entries and every slot or cell reference is in range
+    /// (a restored snapshot's index is then safe to walk; `invariantViolations` checks the rest).
+    func fits(slots: Int) -> Bool {
+        let tables = [cellOfSlot, indexInCell, nextAtSpot, previousAtSpot, lastAtSpot]
+        guard tables.allSatisfy({ $0.count == slots }), positionOfSlot.count == slots, cells.count == columns * rows,
+              cellOfSlot.allSatisfy({ $0 >= -1 && Int($0) < cells.count }) else { return false }
+        return [nextAtSpot, previousAtSpot, lastAtSpot].allSatisfy { $0.allSatisfy { $0 >= -1 && Int($0) < slots } }
+            && cells.allSatisfy { $0.allSatisfy { $0.slot >= 0 && Int($0.slot) < slots } }
+            && indexInCell.allSatisfy { $0 >= -1 }
+    }
+
     func invariantViolations(expected: [Int32: Position]) -> [String] {
         var problems: [String] = []
         if count != expected.count { problems.append("index holds \(count) taxis, \(expected.count) available") }

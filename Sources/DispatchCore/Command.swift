@@ -42,8 +42,8 @@ public enum Command: Sendable, Equatable {
 /// A wake-up the core asked the host for. Stale timers are harmless: the core
 /// ignores a timer whose request has moved on, and answers one that fires before
 /// its due time (kept on the request's record) only by asking again for that time.
-public struct TimerID: Hashable, Sendable, CustomStringConvertible {
-    public enum Kind: UInt8, Hashable, Sendable {
+public struct TimerID: Hashable, Sendable, Codable, CustomStringConvertible {
+    public enum Kind: UInt8, Hashable, Sendable, Codable {
         /// D4: the offer's minute is up.
         case offerTimeout
         /// D9: the taxi should have reached the pickup by now.

@@ -1,5 +1,5 @@
 /// What the core knows of one driver. Stored by slot.
-struct DriverRecord: Equatable {
+struct DriverRecord: Equatable, Codable {
     let id: DriverID
     let taxiCode: String
     var status: DriverStatus = .offShift
@@ -16,7 +16,7 @@ struct DriverRecord: Equatable {
 ///
 /// Invariant: the due times below are those of the timers the core asked for last; a timer that
 /// fires before its due time, or belongs to an earlier offer or assignment, changes nothing.
-struct RequestRecord: Equatable {
+struct RequestRecord: Equatable, Codable {
     let id: RequestID
     let customer: CustomerID
     let origin: Position
@@ -59,8 +59,8 @@ struct RequestRecord: Equatable {
 ///
 /// Invariant: `outcome` is terminal, or `.archived` for a record the host archived (a tombstone until
 /// the ended table's next compaction); `servedBy` is the carrying driver's slot for a completed ride, else -1.
-struct EndedRequest: Equatable {
-    enum Outcome: UInt8 { case completed, rejected, cancelled, expired, archived }
+struct EndedRequest: Equatable, Codable {
+    enum Outcome: UInt8, Codable { case completed, rejected, cancelled, expired, archived }
 
     let customer: CustomerID
     let servedBy: Int32
@@ -92,7 +92,7 @@ struct EndedRequest: Equatable {
 }
 
 /// Counters the core keeps about its own decisions.
-public struct DispatchStatistics: Sendable, Equatable {
+public struct DispatchStatistics: Sendable, Equatable, Codable {
     public var offersSent = 0
     public var offersAccepted = 0
     public var offersDeclined = 0

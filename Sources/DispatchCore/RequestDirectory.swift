@@ -5,7 +5,7 @@
 /// indexed by id − `base` (4 bytes per request, no hashing on the hot path); any other id goes to a
 /// dictionary. Invariant: an id is in at most one of the two; `dense[i] == Self.absent` only for an id
 /// that was forgotten (archived); `base` only grows, past leading forgotten ids (`trimFront`).
-struct RequestDirectory: Equatable {
+struct RequestDirectory: Equatable, Codable {
     /// A location: `>= 0` an open request's slot, `<= -2` an ended request (`endedIndex(_:)`).
     typealias Location = Int32
     static let absent: Location = -1

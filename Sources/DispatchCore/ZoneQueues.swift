@@ -4,7 +4,7 @@
 /// Invariant: a slot is in at most one queue; along every queue the enqueue
 /// stamps strictly increase from head to tail (so the head is the taxi that
 /// has waited longest, D15); `count[z]` equals the length of zone z's list.
-struct ZoneQueues: Equatable {
+struct ZoneQueues: Equatable, Codable {
     private(set) var head: [Int32]
     private(set) var tail: [Int32]
     private(set) var count: [Int32]
@@ -93,6 +93,15 @@ struct ZoneQueues: Equatable {
             cursor = next[Int(cursor)]
         }
         return result
+    }
+
+    /// Whether there are `zones` queues and `slots` entries per slot table, every link in range
+    /// (a restored snapshot's queues are then safe to walk; `invariantViolations` checks the rest).
+    func fits(slots: Int, zones: Int) -> Bool {
+        guard head.count == zones, tail.count == zones, count.count == zones,
+              [next, previous, zoneOfSlot].allSatisfy({ $0.count == slots }), stamp.count == slots else { return false }
+        return [head, tail, next, previous].allSatisfy { $0.allSatisfy { $0 >= -1 && Int($0) < slots } }
+            && zoneOfSlot.allSatisfy { $0 >= -1 && Int($0) < zones }
     }
 
     /// Problems with the linkage, counts or stamp order; empty when sound.

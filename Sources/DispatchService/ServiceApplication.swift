@@ -70,6 +70,7 @@ public struct DispatchServiceApp: Sendable {
             try await host.execute(.addDriver(DriverID(driver.id), taxiCode: driver.taxiCode ?? "TAXI-\(driver.id)"))
         }
         await host.archiveEndedRides(after: config.archiveAfterS ?? ServiceConfig.defaultArchiveAfter)
+        await host.checkpoint(under: (config.checkpoint ?? CheckpointSettings()).policy)
         let metrics = ServiceMetrics()
         await host.measure(with: metrics)
         return DispatchServiceApp(config: config, host: host, accounts: accounts,

@@ -20,6 +20,7 @@ import Yams
 /// clock_speed: 1                # > 1 runs the service clock faster (load tests: `citysim load --speed`)
 /// login_burst_per_address: 30   # logins one client address may make at once (load tests from one host raise it)
 /// archive_after_s: 600          # ended rides leave memory this long after they end (read from the store then)
+/// checkpoint: { every_commands: 100000, every_s: 300 }   # snapshot the state and cut the command log (0 = never)
 /// log: { level: info, format: text, requests: debug }   # format json: one JSON object a line
 /// ```
 ///
@@ -64,6 +65,10 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
     /// Seconds (service clock) after which an ended ride leaves memory for the store's archive, where
     /// `GET /v1/rides/{id}` still finds it; D13 reports are taken until then. Default 600.
     public var archiveAfterS: Double?
+
+    /// When the service stores a checkpoint of its state and deletes the command log up to it
+    /// (`DispatchHost.checkpoint()`); nil = the defaults, every 100,000 commands or 300 s.
+    public var checkpoint: CheckpointSettings?
 
     /// The default of `archive_after_s`.
     public static let defaultArchiveAfter = 600.0
@@ -115,6 +120,8 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
         if let s = clockSpeed, !(s.isFinite && s > 0) { throw fail("clock_speed must be > 0") }
         if let b = loginBurstPerAddress, b < 1 { throw fail("login_burst_per_address must be at least 1") }
         if let a = archiveAfterS, !(a.isFinite && a >= 0) { throw fail("archive_after_s must be >= 0") }
+        if let n = checkpoint?.everyCommands, n < 0 { throw fail("checkpoint.every_commands must be >= 0 (0: never)") }
+        if let s = checkpoint?.everyS, !(s.isFinite && s >= 0) { throw fail("checkpoint.every_s must be >= 0 (0: never)") }
         _ = try storeLocation()
         guard admin.password.utf8.count >= 8 else { throw fail("admin.password must be at least 8 bytes") }
         if let planner {
@@ -145,8 +152,34 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
         case scenario, database, host, port, admin
         case tokenLifetimeS = "token_lifetime_s", bcryptCost = "bcrypt_cost"
         case clockSpeed = "clock_speed", loginBurstPerAddress = "login_burst_per_address", planner, log
-        case archiveAfterS = "archive_after_s"
+        case archiveAfterS = "archive_after_s", checkpoint
     }
+}
+
+/// The `checkpoint:` block of the service config: a checkpoint is taken once `every_commands` commands
+/// were logged since the last one, or `every_s` real seconds passed with a command logged since,
+/// whichever comes first. Invariant (checked by `ServiceConfig.validate`): both ≥ 0; 0 turns that
+/// trigger off, both 0 turn checkpoints off (the log then grows without bound, as before).
+public struct CheckpointSettings: Codable, Sendable, Equatable {
+    /// Default 100,000.
+    public var everyCommands: Int?
+    /// Real seconds. Default 300.
+    public var everyS: Double?
+
+    public static let defaultEveryCommands = 100_000
+    public static let defaultEveryS = 300.0
+
+    public init(everyCommands: Int? = nil, everyS: Double? = nil) {
+        self.everyCommands = everyCommands
+        self.everyS = everyS
+    }
+
+    /// The host's policy for these settings, defaults filled in.
+    public var policy: CheckpointPolicy {
+        CheckpointPolicy(commands: Int64(everyCommands ?? Self.defaultEveryCommands), seconds: everyS ?? Self.defaultEveryS)
+    }
+
+    enum CodingKeys: String, CodingKey { case everyCommands = "every_commands", everyS = "every_s" }
 }
 
 /// The `planner:` block of the service config: the GTFS feed the trip planner routes public

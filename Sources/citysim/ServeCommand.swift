@@ -36,9 +36,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let log = loaded.log ?? LogSettings()
         DispatchServiceApp.bootstrapLogging(log)
+        DispatchServiceApp.returnLargeBlocksWhenFreed()
         let service: DispatchServiceApp
         do { service = try await DispatchServiceApp.open(config: loaded) } catch let error as ConfigError {
             // A config that validates but names an unusable input (a bad GTFS feed): exit 2 like the checks above.
+            printError("error: \(error)")
+            throw ExitCode(2)
+        } catch let error as CheckpointError {
+            // The database's newest checkpoint cannot be read (newer format, corrupted): do not start from a wrong state.
             printError("error: \(error)")
             throw ExitCode(2)
         }

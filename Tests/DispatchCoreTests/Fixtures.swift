@@ -116,55 +116,19 @@ final class Fixture {
     }
 }
 
-/// Everything a core holds, to show a refused command changed nothing: the public view
-/// (statuses, queues, counters) and every internal record and list — requests with their
-/// excluded taxis, deadlines, due times and flags, the waiting lists, the D12 map, customers'
-/// evaluations, queue stamps, the spatial index and the batch window.
+/// Everything a core holds, to show a refused command changed nothing: the core's whole state
+/// (`DispatchCore.Snapshot`, which `SnapshotTests` pins to every stored property: records, waiting
+/// lists, D12/D13 tables, queue stamps, the spatial index, the batch window), the city and the public
+/// view of the queues.
 struct Snapshot: Equatable {
-    var now: Double
-    var statistics: DispatchStatistics
+    var state: DispatchCore.Snapshot
     var city: CityGeometry
-    var drivers: [DriverRecord]
-    var driverSlot: [DriverID: Int32]
-    var requests: [RequestRecord]
-    var endedSlots: Int
-    var ended: [EndedRequest]
-    var archivedEnded: Int
-    var directory: RequestDirectory
-    var queues: ZoneQueues
     var publicQueues: [[DriverID]]
-    var index: AvailableTaxiIndex
-    var openRequestOfCustomer: [CustomerID: RequestID]
-    var customerBadEvaluations: [CustomerID: Int]
-    var waiting: [Int32]
-    var waitingHead: Int
-    var waitingInZone: [[Int32]]
-    var waitingInZoneHead: [Int]
-    var batchEpochDue: Double?
-    var batchEpochGeneration: UInt32
 
     init(of core: DispatchCore) {
-        now = core.now
-        statistics = core.statistics
+        state = core.snapshot
         city = core.city
-        drivers = core.drivers
-        driverSlot = core.driverSlot
-        requests = core.requests
-        endedSlots = core.endedSlots
-        ended = core.ended
-        archivedEnded = core.archivedEnded
-        directory = core.directory
-        queues = core.queues
         publicQueues = (0..<core.city.zoneCount).map { core.queue(of: ZoneID($0)) }
-        index = core.index
-        openRequestOfCustomer = core.openRequestOfCustomer
-        customerBadEvaluations = core.customerBadEvaluations
-        waiting = core.waiting
-        waitingHead = core.waitingHead
-        waitingInZone = core.waitingInZone
-        waitingInZoneHead = core.waitingInZoneHead
-        batchEpochDue = core.batchEpochDue
-        batchEpochGeneration = core.batchEpochGeneration
     }
 }
 

@@ -62,7 +62,7 @@ import Testing
     let before = f.snapshot()
     #expect(try f.fire(.offerTimeout, from: offered).isEmpty)
     var after = f.snapshot()
-    after.now = before.now
+    after.state.now = before.state.now
     #expect(after == before)
 }
 

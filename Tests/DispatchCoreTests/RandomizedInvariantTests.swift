@@ -18,8 +18,8 @@ struct ChaosConfiguration: Sendable, CustomTestStringConvertible {
 
 /// Drives a core with a seeded stream of valid and invalid commands in
 /// non-decreasing time, firing the timers it asked for in time order (and
-/// now and then a stale one again).
-private struct ChaosDriver {
+/// now and then a stale one again). Also drives `SnapshotTests`.
+struct ChaosDriver {
     let core: DispatchCore
     var rng: SplitMix64
     var time = 0.0

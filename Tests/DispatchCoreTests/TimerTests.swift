@@ -10,7 +10,7 @@ private func expectEarly(_ f: Fixture, _ timer: TimerID, at time: Double, due: D
     var before = f.snapshot()
     let effects = try f.send(.timerFired(timer), at: time, sourceLocation: sourceLocation)
     #expect(effects == [.wake(at: due, timer)], sourceLocation: sourceLocation)
-    before.now = time
+    before.state.now = time
     #expect(f.snapshot() == before, "the early \(timer) changed the core", sourceLocation: sourceLocation)
 }
 

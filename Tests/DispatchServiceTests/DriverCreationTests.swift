@@ -28,7 +28,6 @@ final class FailingLogStore: DispatchStore {
         if delay > .zero { try await Task.sleep(for: delay) }
         try await base.append(commands)
     }
-    func commands() async throws -> [LoggedCommand] { try await base.commands() }
     func insert(_ account: Account) async throws -> Account { try await base.insert(account) }
     func account(id: Int) async throws -> Account? {
         if unreachable.withLock({ $0 }) { throw Failure() }

@@ -2,7 +2,7 @@
 ///
 /// Invariant: none by itself; `CityGeometry.zone(of:)` is what rejects points
 /// that are not finite or lie outside the city.
-public struct Position: Hashable, Sendable, CustomStringConvertible {
+public struct Position: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Metres east of the city's west edge.
     public var x: Double
     /// Metres north of the city's south edge.

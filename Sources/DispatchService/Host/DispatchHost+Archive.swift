@@ -39,8 +39,10 @@ extension DispatchHost {
 
     /// After a replay, takes out of memory again the rides the store has archived, so a restarted
     /// host holds exactly what it held before (the ended list may still name them: they are skipped).
+    /// Only archived ids from the smallest id held on are read, so after a checkpoint this pages
+    /// through the rides archived since, not the whole archive.
     func dropArchived(from core: DispatchCore, ledger: inout RideLedger) async throws -> [RequestStatus: Int] {
-        var after = 0
+        var after = (ledger.rides.keys.min()?.rawValue ?? Int.max) - 1
         while true {
             let page = try await store.archivedStates(after: after, limit: 50_000)
             for (id, _) in page {

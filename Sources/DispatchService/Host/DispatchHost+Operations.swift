@@ -16,6 +16,9 @@ public struct OperationalState: Sendable, Equatable {
     public var archivedRides: Int
     /// Open event streams of customers and of drivers.
     public var subscribers: [(String, Int)]
+    /// Commands logged after the newest checkpoint (what a restart would replay), and that checkpoint.
+    public var commandsSinceCheckpoint: Int64 = 0
+    public var checkpoint = CheckpointStatus()
 
     /// The request states' names as the API writes them.
     public static let stateNames = ["scheduled", "pending", "offered", "accepted", "picked_up",
@@ -25,6 +28,7 @@ public struct OperationalState: Sendable, Equatable {
         a.ridesByState.elementsEqual(b.ridesByState, by: ==) && a.queueLengths == b.queueLengths
             && a.waitingCustomers == b.waitingCustomers && a.availableTaxis == b.availableTaxis
             && a.pendingTimers == b.pendingTimers && a.archivedRides == b.archivedRides && a.subscribers.elementsEqual(b.subscribers, by: ==)
+            && a.commandsSinceCheckpoint == b.commandsSinceCheckpoint && a.checkpoint == b.checkpoint
     }
 }
 
@@ -47,7 +51,8 @@ extension DispatchHost {
             availableTaxis: core.availableTaxiCount,
             pendingTimers: timers.count,
             archivedRides: archivedCounts.values.reduce(0, +),
-            subscribers: [("customer", customers), ("driver", drivers)])
+            subscribers: [("customer", customers), ("driver", drivers)],
+            commandsSinceCheckpoint: commandsSinceCheckpoint, checkpoint: lastCheckpoint)
     }
 
     private static func stateIndex(_ status: RequestStatus) -> Int {

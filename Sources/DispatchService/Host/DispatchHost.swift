@@ -19,10 +19,12 @@ public enum HostError: Error, Sendable, CustomStringConvertible {
 /// to the store, and only answered once durable (group commit: commands that
 /// arrive while a write is in flight go into the next one). `.wake` effects
 /// become timers that send `.timerFired` back; effects are published to the
-/// parties' event streams once durable. On start the host replays the store's
-/// command log through a fresh core at the logged times, which rebuilds
-/// drivers, queues, open rides, reservations and pending timers, then leaves
-/// out of memory the rides the store has archived (`archiveEnded`). Each command
+/// parties' event streams once durable. On start the host loads the store's newest
+/// checkpoint (`HostCheckpoint`; a fresh core when there is none) and replays the
+/// commands logged after it at the logged times, which rebuilds drivers, queues,
+/// open rides, reservations and pending timers, then leaves out of memory the rides
+/// the store has archived (`archiveEnded`). Checkpoints are taken by `checkpoint()`
+/// (every N commands or T seconds with `runCheckpoints`), which then cuts the log. Each command
 /// runs in a `dispatch.<op>` span and each commit in a `store.commit` span of the
 /// injected tracer (see `CommandTrace`).
 ///
@@ -35,6 +37,8 @@ public actor DispatchHost {
     let store: any DispatchStore
     let clock: any ServiceClock
     let makeCore: @Sendable () throws -> DispatchCore
+    /// The city `makeCore` builds (a checkpoint stores the city only when `setCity` changed it).
+    let configuredCity: CityGeometry
     var core: DispatchCore
     var ledger = RideLedger()
     var timers = TimerQueue()
@@ -60,13 +64,17 @@ public actor DispatchHost {
     var rebuilds = 0
 
     /// The last sequence number handed out, and the last one known durable.
-    private var sequence: Int64 = 0
+    private(set) var sequence: Int64 = 0
     private(set) var durableSequence: Int64 = 0
+    /// The newest checkpoint in the store, and when checkpoints are due (`DispatchHost+Checkpoint`).
+    var lastCheckpoint = CheckpointStatus()
+    var checkpointPolicy = CheckpointPolicy.never
+    var checkpointing = false
     private var unwritten: [LoggedCommand] = []
     private var writing = false
     private var waiters: [Int64: CheckedContinuation<Void, any Error>] = [:]
     /// Set after a failed write until the core is rebuilt from the store.
-    private var broken = false
+    private(set) var broken = false
     private var nextRequest = 1
     /// Logged commands the core refused on replay (0 unless the log and the core disagree).
     public private(set) var replayRefusals = 0
@@ -83,6 +91,7 @@ public actor DispatchHost {
         self.tracer = tracer
         self.makeCore = makeCore
         core = try makeCore()
+        configuredCity = core.city
         try await rebuild()
     }
 
@@ -196,13 +205,18 @@ public actor DispatchHost {
         broken = false
     }
 
-    /// Replays the command log through a fresh core at the logged times: drivers, queues,
-    /// open rides, reservations, the ledger and the pending timers come back as they were.
+    /// Loads the newest checkpoint (or a fresh core) and replays the commands logged after it at
+    /// the logged times: drivers, queues, open rides, reservations, the ledger and the pending
+    /// timers come back as they were.
+    /// - Throws: `CheckpointError` for a checkpoint that cannot be used; the store's errors.
     private func rebuild() async throws {
-        let log = try await store.commands()
-        let fresh = try makeCore()
-        var ledger = RideLedger()
+        let stored = try await store.latestCheckpoint()
+        let checkpoint = try stored.map { try HostCheckpoint.decode($0, store: store.backend) }
+        let fresh = try checkpoint.map { try $0.restoreCore(configuredAs: try makeCore(), store: store.backend) } ?? makeCore()
+        var ledger = checkpoint?.ledger ?? RideLedger()
         var pending: [TimerID: [Double]] = [:]
+        for (due, timer) in checkpoint?.timers.timers ?? [] { pending[timer, default: []].append(due) }
+        let log = try await store.commands(after: checkpoint?.sequence ?? 0)
         var refusals = 0
         for entry in log {
             do {
@@ -228,8 +242,9 @@ public actor DispatchHost {
             for due in dues.sorted() { timers.insert(timer, due: due) }
         }
         replayRefusals = refusals
-        sequence = log.last?.sequence ?? 0
+        sequence = log.last?.sequence ?? checkpoint?.sequence ?? 0
         durableSequence = sequence
+        lastCheckpoint = CheckpointStatus(sequence: stored?.sequence ?? 0, bytes: stored?.bytes.count ?? 0)
         nextRequest = max(nextRequest, ledger.largestRequestID + 1)
         sleeper?.cancel()
     }

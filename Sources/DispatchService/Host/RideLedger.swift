@@ -7,8 +7,8 @@ import DispatchCore
 ///
 /// Invariant: `ended[endedHead...]` lists every ride held that has ended, in the order (and
 /// core time) it ended; `forget` takes a ride out of `rides` and `ridesOfCustomer` (archiving).
-struct RideLedger {
-    struct Ride: Sendable, Equatable {
+struct RideLedger: Equatable, Codable {
+    struct Ride: Sendable, Equatable, Codable {
         let id: RequestID
         let customer: CustomerID
         let origin: Position
@@ -28,7 +28,7 @@ struct RideLedger {
         var completedAt: Double?
     }
 
-    struct Offer: Sendable, Equatable {
+    struct Offer: Sendable, Equatable, Codable {
         let request: RequestID
         let expiresAt: Double
     }
@@ -40,8 +40,14 @@ struct RideLedger {
     private(set) var drivers: [DriverID] = []
     /// The largest request id seen.
     private(set) var largestRequestID = 0
+    /// A ride that ended and the core time it ended.
+    struct Ended: Sendable, Equatable, Codable {
+        let at: Double
+        let id: RequestID
+    }
+
     /// Rides that ended, oldest first, with the core time they ended (entries before `endedHead` are gone).
-    private(set) var ended: [(at: Double, id: RequestID)] = []
+    private(set) var ended: [Ended] = []
     private(set) var endedHead = 0
 
     /// Notes what an accepted command and its effects changed.
@@ -70,9 +76,9 @@ struct RideLedger {
             case .rideCompleted(let request, let driver):
                 rides[request]?.servedBy = driver
                 rides[request]?.completedAt = time
-                ended.append((time, request))
+                ended.append(Ended(at: time, id: request))
             case .noTaxiAvailable(let request, _), .requestExpired(let request, _), .requestCancelled(let request):
-                ended.append((time, request))
+                ended.append(Ended(at: time, id: request))
             default: break
             }
         }

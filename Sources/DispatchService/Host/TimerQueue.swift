@@ -5,8 +5,8 @@ import DispatchCore
 ///
 /// Invariant: every entry precedes or ties with its children (`heap[(i - 1) / 2]` is not
 /// after `heap[i]`), so `first` is the earliest; removing entries keeps the others' order.
-struct TimerQueue {
-    struct Entry {
+struct TimerQueue: Equatable, Codable {
+    struct Entry: Equatable, Codable {
         var due: Double
         var sequence: UInt64
         var timer: TimerID

@@ -9,6 +9,11 @@ extension DispatchServiceApp {
         LoggingSystem.bootstrap { label in settings.makeHandler(label: label) }
     }
 
+    /// Has malloc map blocks of 1 MiB and more on their own, so they return to the system when freed
+    /// (`ProcessHeap.mapBlocks(atLeast:)`: checkpoints allocate and free tens of MiB). For the whole
+    /// process, once at start: `citysim serve` does it.
+    public static func returnLargeBlocksWhenFreed() { ProcessHeap.mapBlocks(atLeast: 1 << 20) }
+
     /// Points swift-metrics' global `MetricsSystem` at this service's registry (once a process), so that
     /// libraries recording through swift-metrics appear at `GET /metrics` beside the service's own families.
     public func bootstrapMetrics() {

@@ -1,7 +1,7 @@
 import DispatchCore
 import ServiceLifecycle
 
-/// The timer loop as a service: fires the host's timers, and archives ended rides and trims
+/// The timer loop as a service: fires the host's timers, and takes checkpoints, archives ended rides and trims
 /// malloc's free pages (`ProcessHeap.trimInterval`) beside it, until graceful shutdown, which it reaches after the HTTP server has drained (it is started before the
 /// server, so stopped after it).
 struct TimerService: Service {
@@ -12,6 +12,7 @@ struct TimerService: Service {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await host.runTimers() }
                 group.addTask { await host.runArchiving() }
+                group.addTask { await host.runCheckpoints() }
                 group.addTask { await ProcessHeap.trimPeriodically(every: ProcessHeap.trimInterval) }
             }
         }

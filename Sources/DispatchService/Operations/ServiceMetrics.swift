@@ -33,6 +33,8 @@ public final class ServiceMetrics: Sendable {
     private let commitDuration: DurationHistogram
     private let batchSize: ValueHistogram
     private let commitFailures: Counter
+    private let checkpoints: Counter
+    private let checkpointFailures: Counter
     /// Zones exported at the last scrape, so the series of zones a new map no longer has are removed.
     private let exportedZones = NIOLockedValueBox(0)
 
@@ -59,6 +61,10 @@ public final class ServiceMetrics: Sendable {
         commitFailures = registry.makeCounter(
             name: "citysim_command_log_commit_failures_total",
             help: "Command-log commits that failed (the host then rebuilds from the store).")
+        checkpoints = registry.makeCounter(
+            name: "citysim_checkpoints_total", help: "Checkpoints stored (each followed by a cut of the command log).")
+        checkpointFailures = registry.makeCounter(
+            name: "citysim_checkpoint_failures_total", help: "Checkpoints or log cuts that failed (tried again later).")
     }
 
     // MARK: - Recorded as it happens
@@ -99,6 +105,12 @@ public final class ServiceMetrics: Sendable {
     /// A command-log commit that failed.
     func recordCommitFailure() { commitFailures.increment() }
 
+    /// A checkpoint stored and the log cut at it (its figures are exported as gauges at each scrape).
+    func recordCheckpoint(_ status: CheckpointStatus) { checkpoints.increment() }
+
+    /// A checkpoint or log cut that failed.
+    func recordCheckpointFailure() { checkpointFailures.increment() }
+
     // MARK: - Read at each scrape
 
     /// Sets the state gauges from `host` and returns every family in the Prometheus text format.
@@ -109,6 +121,15 @@ public final class ServiceMetrics: Sendable {
         gauge("citysim_pending_timers", "Timers the host will fire (offers, maximum allowed delays, reservations).")
             .set(Double(state.pendingTimers))
         gauge("citysim_rides_archived", "Rides archived out of memory (all states).").set(Double(state.archivedRides))
+        gauge("citysim_command_log_rows_since_checkpoint",
+              "Commands logged after the newest checkpoint: the log rows a restart replays.")
+            .set(Double(state.commandsSinceCheckpoint))
+        gauge("citysim_checkpoint_sequence", "Sequence number of the newest checkpoint (0: none).")
+            .set(Double(state.checkpoint.sequence))
+        gauge("citysim_checkpoint_bytes", "Size of the newest checkpoint as stored.").set(Double(state.checkpoint.bytes))
+        gauge("citysim_checkpoint_duration_seconds",
+              "Time the newest checkpoint this process took needed, from taking the state to the end of the log cut.")
+            .set(state.checkpoint.duration.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 } ?? 0)
         if let heap = ProcessHeap.current() {
             gauge("citysim_heap_in_use_bytes", "malloc: bytes in allocated chunks (all arenas, mmapped included).")
                 .set(Double(heap.inUse))

@@ -6,9 +6,10 @@
 /// implements the same protocol.
 ///
 /// Contract: `append` returns only when the commands are durable; a failed
-/// append stores none of them; `commands()` returns them in sequence order.
-/// It is also the `RideArchive` of ended rides the host no longer holds.
-public protocol DispatchStore: RideArchive {
+/// append stores none of them; `commands(after:)` returns them in sequence order.
+/// It is also the `RideArchive` of ended rides the host no longer holds, and keeps the
+/// checkpoints the log is cut at (`CheckpointStore`).
+public protocol DispatchStore: RideArchive, CheckpointStore {
     /// The storage engine's name in traces (`store.backend`): `sqlite`, `postgresql`, `memory`;
     /// by default the type's name.
     var backend: String { get }
@@ -17,8 +18,6 @@ public protocol DispatchStore: RideArchive {
 
     /// Stores accepted commands, in one transaction.
     func append(_ commands: [LoggedCommand]) async throws
-    /// Every logged command, sequence order.
-    func commands() async throws -> [LoggedCommand]
 
     // MARK: Accounts
 

@@ -15,6 +15,8 @@ public final class InMemoryDispatchStore: DispatchStore {
     private let state = Mutex(State())
     /// Archived rides by id (`RideArchive`).
     let archived = Mutex<[RequestID: RideSnapshot]>([:])
+    /// Checkpoints by sequence (`CheckpointStore`).
+    let checkpoints = Mutex<[Int64: StoredCheckpoint]>([:])
 
     public init() {}
 
@@ -22,7 +24,12 @@ public final class InMemoryDispatchStore: DispatchStore {
 
     public func append(_ commands: [LoggedCommand]) async throws { state.withLock { $0.log += commands } }
 
-    public func commands() async throws -> [LoggedCommand] { state.withLock { $0.log } }
+    public func commands(after sequence: Int64) async throws -> [LoggedCommand] {
+        state.withLock { s in s.log.filter { $0.sequence > sequence } }
+    }
+
+    /// Drops the log rows ≤ `sequence` (`CheckpointStore.truncateLog`).
+    func dropLog(through sequence: Int64) { state.withLock { s in s.log.removeAll { $0.sequence <= sequence } } }
 
     public func insert(_ account: Account) async throws -> Account {
         try state.withLock { s throws(StoreError) in

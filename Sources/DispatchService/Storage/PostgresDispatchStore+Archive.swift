@@ -1,7 +1,8 @@
 import DispatchCore
 import PostgresNIO
 
-/// `RideArchive` on PostgreSQL: table `archived_ride` (migration `v2`), one row per ended ride.
+/// `RideArchive` on PostgreSQL: table `archived_ride` (migration `v2`), one row per ended ride, and
+/// `archived_count` (migration `v4`), the rows by state, kept in the same transactions.
 extension PostgresDispatchStore {
     static let archiveMigration: PostgresMigrator.Migration = ("v2", [
         """
@@ -11,7 +12,13 @@ extension PostgresDispatchStore {
         "CREATE INDEX archived_ride_customer ON archived_ride(customer)",
     ])
 
-    /// One statement for the batch (arrays unnested server-side), replacing rides stored before.
+    static let archiveCountMigration: PostgresMigrator.Migration = ("v4", [
+        "CREATE TABLE archived_count (status TEXT PRIMARY KEY, n BIGINT NOT NULL)",
+        "INSERT INTO archived_count (status, n) SELECT status, COUNT(*) FROM archived_ride GROUP BY status",
+    ])
+
+    /// One statement for the batch (arrays unnested server-side), keeping rides stored before; the
+    /// counts of the rows it added in the same statement (a data-modifying CTE).
     public func archive(_ rides: [RideSnapshot]) async throws {
         guard !rides.isEmpty else { return }
         let ids = rides.map(\.id.rawValue)
@@ -19,9 +26,12 @@ extension PostgresDispatchStore {
         let states = rides.map { ArchivedRideRow.name($0.status) }
         let texts = try rides.map(ArchivedRideRow.json)
         try await client.query("""
-            INSERT INTO archived_ride (id, customer, status, ride)
-            SELECT * FROM unnest(\(ids)::BIGINT[], \(customers)::BIGINT[], \(states)::TEXT[], \(texts)::TEXT[])
-            ON CONFLICT (id) DO UPDATE SET customer = EXCLUDED.customer, status = EXCLUDED.status, ride = EXCLUDED.ride
+            WITH added AS (
+                INSERT INTO archived_ride (id, customer, status, ride)
+                SELECT * FROM unnest(\(ids)::BIGINT[], \(customers)::BIGINT[], \(states)::TEXT[], \(texts)::TEXT[])
+                ON CONFLICT (id) DO NOTHING RETURNING status)
+            INSERT INTO archived_count (status, n) SELECT status, COUNT(*) FROM added GROUP BY status
+            ON CONFLICT (status) DO UPDATE SET n = archived_count.n + EXCLUDED.n
             """, logger: logger)
     }
 
@@ -45,7 +55,7 @@ extension PostgresDispatchStore {
     }
 
     public func archivedCounts() async throws -> [RequestStatus: Int] {
-        let rows = try await client.query("SELECT status, COUNT(*) FROM archived_ride GROUP BY status", logger: logger)
+        let rows = try await client.query("SELECT status, n FROM archived_count WHERE n > 0", logger: logger)
         var counts: [RequestStatus: Int] = [:]
         for try await (name, count) in rows.decode((String, Int).self) {
             guard let status = ArchivedRideRow.endedStatus(name) else { throw StoreError.corruptArchive(id: -1) }

@@ -86,6 +86,8 @@ public final class PostgresDispatchStore: DispatchStore {
             """,
         ]),
         archiveMigration,
+        checkpointMigration,
+        archiveCountMigration,
     ]
 
     // MARK: - Command log
@@ -103,8 +105,9 @@ public final class PostgresDispatchStore: DispatchStore {
             """, logger: logger)
     }
 
-    public func commands() async throws -> [LoggedCommand] {
-        let rows = try await client.query("SELECT sequence, time, command FROM command_log ORDER BY sequence", logger: logger)
+    public func commands(after sequence: Int64) async throws -> [LoggedCommand] {
+        let rows = try await client.query(
+            "SELECT sequence, time, command FROM command_log WHERE sequence > \(sequence) ORDER BY sequence", logger: logger)
         var log: [LoggedCommand] = []
         for try await (sequence, time, text) in rows.decode((Int64, Double, String).self) {
             do {

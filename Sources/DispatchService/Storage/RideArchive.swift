@@ -7,11 +7,13 @@ public typealias ArchivedState = (id: RequestID, status: RequestStatus)
 /// Where the host keeps ended rides once they leave its memory: what their customer sees of
 /// them (`RideSnapshot`), by id, so `GET /v1/rides/{id}` keeps answering for them.
 ///
-/// Contract: `archive` returns once the rides are durable, in one transaction, replacing a ride
-/// stored before with the same id (a restart archives again what it replayed); only ended rides
-/// are archived, so a stored ride never changes afterwards. Every `DispatchStore` is one.
+/// Contract: `archive` returns once the rides are durable, in one transaction, keeping a ride
+/// stored before with the same id (only ended rides are archived, so a stored ride never changes:
+/// archiving it again changes nothing); `archivedCounts` counts each id once, without reading the
+/// whole archive (SQLite and PostgreSQL keep the counts in the archive's transactions). Every
+/// `DispatchStore` is one.
 public protocol RideArchive: Sendable {
-    /// Stores ended rides (replacing any with the same id).
+    /// Stores ended rides (a ride already stored stays as it is).
     func archive(_ rides: [RideSnapshot]) async throws
     /// An archived ride, or nil.
     func archivedRide(_ id: RequestID) async throws -> RideSnapshot?
@@ -19,7 +21,7 @@ public protocol RideArchive: Sendable {
     func archivedRides(of customer: CustomerID) async throws -> [RideSnapshot]
     /// Ids and states of archived rides with ids above `after`, id order, at most `limit`.
     func archivedStates(after: Int, limit: Int) async throws -> [ArchivedState]
-    /// Archived rides by state.
+    /// Archived rides by state. - Complexity: O(states) on SQLite and PostgreSQL.
     func archivedCounts() async throws -> [RequestStatus: Int]
 }
 

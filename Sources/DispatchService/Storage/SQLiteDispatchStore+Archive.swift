@@ -1,7 +1,9 @@
 import DispatchCore
 import GRDB
 
-/// `RideArchive` on SQLite: table `archived_ride` (migration `v2`), one row per ended ride.
+/// `RideArchive` on SQLite: table `archived_ride` (migration `v2`), one row per ended ride, and
+/// `archived_count` (migration `v4`), the rows by state, kept in the same transactions, so a restart
+/// reads the counts without scanning an archive that grows with uptime.
 extension SQLiteDispatchStore {
     static func registerArchive(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v2") { db in
@@ -13,12 +15,28 @@ extension SQLiteDispatchStore {
         }
     }
 
+    static func registerArchiveCounts(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v4") { db in
+            try db.execute(sql: """
+                CREATE TABLE archived_count (status TEXT PRIMARY KEY, n INTEGER NOT NULL);
+                INSERT INTO archived_count (status, n) SELECT status, COUNT(*) FROM archived_ride GROUP BY status;
+                """)
+        }
+    }
+
     public func archive(_ rides: [RideSnapshot]) async throws {
         let rows = try rides.map { ($0.id.rawValue, $0.customer.rawValue, ArchivedRideRow.name($0.status), try ArchivedRideRow.json($0)) }
         try await database.write { db in
             let statement = try db.cachedStatement(
-                sql: "INSERT OR REPLACE INTO archived_ride (id, customer, status, ride) VALUES (?, ?, ?, ?)")
-            for (id, customer, status, json) in rows { try statement.execute(arguments: [id, customer, status, json]) }
+                sql: "INSERT INTO archived_ride (id, customer, status, ride) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING")
+            var added: [String: Int] = [:]
+            for (id, customer, status, json) in rows {
+                try statement.execute(arguments: [id, customer, status, json])
+                if db.changesCount > 0 { added[status, default: 0] += 1 }
+            }
+            let count = try db.cachedStatement(
+                sql: "INSERT INTO archived_count (status, n) VALUES (?, ?) ON CONFLICT (status) DO UPDATE SET n = n + excluded.n")
+            for (status, n) in added { try count.execute(arguments: [status, n]) }
         }
     }
 
@@ -49,7 +67,7 @@ extension SQLiteDispatchStore {
     public func archivedCounts() async throws -> [RequestStatus: Int] {
         try await database.read { db in
             var counts: [RequestStatus: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT status, COUNT(*) AS n FROM archived_ride GROUP BY status") {
+            for row in try Row.fetchAll(db, sql: "SELECT status, n FROM archived_count WHERE n > 0") {
                 guard let status = ArchivedRideRow.endedStatus(row["status"]) else { throw StoreError.corruptArchive(id: -1) }
                 counts[status] = row["n"]
             }

@@ -73,6 +73,8 @@ public final class SQLiteDispatchStore: DispatchStore {
                 """)
         }
         registerArchive(in: &migrator)
+        registerCheckpoints(in: &migrator)
+        registerArchiveCounts(in: &migrator)
         return migrator
     }
 
@@ -88,9 +90,10 @@ public final class SQLiteDispatchStore: DispatchStore {
         }
     }
 
-    public func commands() async throws -> [LoggedCommand] {
+    public func commands(after sequence: Int64) async throws -> [LoggedCommand] {
         let rows = try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT sequence, time, command FROM command_log ORDER BY sequence")
+            try Row.fetchAll(db, sql: "SELECT sequence, time, command FROM command_log WHERE sequence > ? ORDER BY sequence",
+                             arguments: [sequence])
         }
         return try rows.map { row in
             let sequence: Int64 = row["sequence"]
