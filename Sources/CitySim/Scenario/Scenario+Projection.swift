@@ -37,6 +37,8 @@ extension Scenario.City {
     /// Where the stated rectangle's (0, 0) corner lies in the zones' plane, metres: (0, 0) under `fit: clip`,
     /// the fitted block's offset under `equal-area` (as for hotspots).
     public var rectangleOrigin: Position {
-        (try? Self.layout(zone: zone, fit: fit, widthKm: widthKm, heightKm: heightKm).offset) ?? Position(x: 0, y: 0)
+        // Clipped and GeoJSON zones lie in the rectangle itself: no layout to build (polygons are costly to lay).
+        guard fit != .clip, zone.polygons == nil else { return Position(x: 0, y: 0) }
+        return (try? Self.layout(zone: zone, fit: fit, widthKm: widthKm, heightKm: heightKm).offset) ?? Position(x: 0, y: 0)
     }
 }
