@@ -8,6 +8,9 @@
 /// time per spot and stops walking a spot as soon as it has what it needs, so a
 /// pile of thousands of taxis costs what one taxi costs.
 ///
+/// The cells halve while the taxis outnumber them 8 to 1 (`refine`), so a dense
+/// fleet is searched in a few taxis per cell whatever the zones' size.
+///
 /// Invariant: each indexed slot is in exactly one spot, in the cell containing
 /// its position; a cell lists exactly the first taxi of each of its spots;
 /// `cellOfSlot[s] == -1` exactly when `s` is not indexed.
@@ -15,9 +18,16 @@ struct AvailableTaxiIndex: Equatable, Codable {
     /// The first taxi of a spot, as the cell lists it.
     struct Member: Equatable, Codable { var slot: Int32; var position: Position }
 
-    let cellSide: Double
-    let columns: Int
-    let rows: Int
+    /// The side of a cell, metres: the given one at first, halved while the taxis outnumber the cells
+    /// `crowding` to 1 (down to `finestCellSide`), so a dense fleet is searched in few taxis per cell.
+    private(set) var cellSide: Double
+    private(set) var columns: Int
+    private(set) var rows: Int
+    private let width: Double, height: Double
+    /// Taxis per cell, on average, beyond which the cells are halved.
+    static let crowding = 8
+    /// Cells are not halved below this side, metres.
+    static let finestCellSide = 125.0
     private var cells: [[Member]]
     private var cellOfSlot: [Int32] = []
     /// Index in its cell for a spot's first taxi, -1 for the others.
@@ -32,6 +42,8 @@ struct AvailableTaxiIndex: Equatable, Codable {
 
     init(width: Double, height: Double, cellSide: Double) {
         self.cellSide = cellSide
+        self.width = width
+        self.height = height
         columns = max(1, Int((width / cellSide).rounded(.up)))
         rows = max(1, Int((height / cellSide).rounded(.up)))
         cells = Array(repeating: [], count: columns * rows)
@@ -72,6 +84,27 @@ struct AvailableTaxiIndex: Equatable, Codable {
             lastAtSpot[s] = slot
             indexInCell[s] = Int32(cells[cell].count)
             cells[cell].append(Member(slot: slot, position: position))
+        }
+        if count > Self.crowding * cells.count, cellSide / 2 >= Self.finestCellSide { refine() }
+    }
+
+    /// Halves the cells and moves every spot, whole, into its new cell: spots and their arrival order are
+    /// unchanged, so every search finds the same taxis (its result is ordered by ETA, spot and arrival only).
+    private mutating func refine() {
+        let old = cells
+        cellSide /= 2
+        columns = max(1, Int((width / cellSide).rounded(.up)))
+        rows = max(1, Int((height / cellSide).rounded(.up)))
+        cells = Array(repeating: [], count: columns * rows)
+        for member in old.joined() {
+            let cell = row(member.position.y) * columns + column(member.position.x)
+            indexInCell[Int(member.slot)] = Int32(cells[cell].count)
+            cells[cell].append(member)
+            var taxi = member.slot
+            while taxi >= 0 {
+                cellOfSlot[Int(taxi)] = Int32(cell)
+                taxi = nextAtSpot[Int(taxi)]
+            }
         }
     }
 
@@ -172,7 +205,9 @@ struct AvailableTaxiIndex: Equatable, Codable {
                               Double(cx + ring) * cellSide - position.x,
                               position.y - Double(cy - ring + 1) * cellSide,
                               Double(cy + ring) * cellSide - position.y)
-                if travel.lowerBoundTravelTime(straightLineDistance: max(0, gap), departingAt: time) >= best[limit - 1].eta {
+                // Strictly above: a taxi out there whose ETA ties the slowest kept may still precede it (lower
+                // spot), so the result does not depend on how the cells cut the city.
+                if travel.lowerBoundTravelTime(straightLineDistance: max(0, gap), departingAt: time) > best[limit - 1].eta {
                     break
                 }
             }

@@ -169,6 +169,41 @@ func theRingSearchFindsWhatABruteForceScanFinds(metric: DistanceMetric, cellSide
     }
 }
 
+@Test(arguments: DistanceMetric.allCases)
+func aCrowdedIndexHalvesItsCellsAndStillFindsWhatABruteForceScanFinds(metric: DistanceMetric) throws {
+    // 2,400 taxis in 7.3 × 5.1 km, 600 of them piled on 6 spots (ranks): the 1 km cells are halved twice;
+    // spots move whole, and the 8 fastest are the brute force's, before and after taxis leave.
+    var rng = SplitMix64(seed: 11)
+    let city = CityGeometry(layout: try ZoneLayout(shape: .cutSquares, side: 1414, width: 7300, height: 5100))
+    let travel = try GridTravelModel(metric: metric, detourFactor: 1.3, speed: 9)
+    let core = try DispatchCore(city: city, travel: travel, policy: ZoneFIFOPolicy(), spatialCellSide: 1000)
+    let ranks = (0..<6).map { _ in point(Double.random(in: 0...7300, using: &rng), Double.random(in: 0...5100, using: &rng)) }
+    var positions: [DriverID: Position] = [:]
+    for id in 1...2400 {
+        let p = id % 4 == 0 ? ranks[id % 6] : point(Double.random(in: 0...7300, using: &rng), Double.random(in: 0...5100, using: &rng))
+        positions[DriverID(id)] = p
+        _ = try core.handle(.addDriver(DriverID(id), taxiCode: "T\(id)"), at: 0)
+        _ = try core.handle(.startShift(DriverID(id), at: p), at: 0)
+        _ = try core.handle(.setAvailable(DriverID(id), true), at: 0)
+    }
+    #expect(core.index.cellSide == 250)
+    #expect(core.invariantViolations().isEmpty, "\(core.invariantViolations().prefix(3))")
+    for round in 0..<2 {
+        for _ in 0..<200 {
+            let target = point(Double.random(in: 0...7300, using: &rng), Double.random(in: 0...5100, using: &rng))
+            let brute = positions.map { travel.travelTime(from: $0.value, to: target, departingAt: 0) }.sorted()
+            let found = core.view.nearestAvailableTaxis(to: target, count: 8) { _ in true }
+            #expect(found.map(\.eta) == Array(brute.prefix(8)), "round \(round) at \(target)")
+        }
+        // Half the taxis leave (ranks included): removal in the refined cells keeps the index sound.
+        for id in stride(from: 1, through: 2400, by: 2) {
+            _ = try core.handle(.setAvailable(DriverID(id), false), at: 0)
+            positions[DriverID(id)] = nil
+        }
+        #expect(core.invariantViolations().isEmpty, "\(core.invariantViolations().prefix(3))")
+    }
+}
+
 // No `.timeLimit`: Swift Testing starts the clock before a busy pool gives the test a thread,
 // so a 15 ms test was once reported at 67 s while the randomized suite held both cores.
 @Test

@@ -15,8 +15,9 @@ import Foundation
 /// other bytes (another format version, a flipped bit, a cut-off row) are refused with a
 /// `CheckpointError` naming the store and the reason, never decoded into a wrong state.
 struct HostCheckpoint: Sendable, Equatable, Codable {
-    /// The format version this build writes and reads.
-    static let formatVersion: UInt32 = 1
+    /// The format version this build writes and reads. 2: the taxi index keeps the city's size and its
+    /// own cell side, which halves as the fleet grows (version 1's index had fixed cells).
+    static let formatVersion: UInt32 = 2
     static let magic = Array("CSIMCKPT".utf8)
     static let headerSize = magic.count + 4 + 32
 
