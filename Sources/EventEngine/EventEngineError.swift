@@ -7,6 +7,8 @@ public enum EventEngineError: Error, Equatable, Sendable {
     case scheduledInThePast(time: Double, now: Double)
     /// The requested time is NaN or infinite, so it cannot be ordered.
     case invalidTime(Double)
+    /// The priority lies outside -128 through 127, the range an event key holds.
+    case priorityOutOfRange(Int)
 }
 
 extension EventEngineError: CustomStringConvertible {
@@ -16,6 +18,8 @@ extension EventEngineError: CustomStringConvertible {
             "cannot schedule an event at t=\(time) s: the clock is already at t=\(now) s"
         case let .invalidTime(time):
             "cannot schedule an event at t=\(time) s: the time must be a finite number"
+        case let .priorityOutOfRange(priority):
+            "cannot schedule an event with priority \(priority): priorities run from -128 through 127"
         }
     }
 }

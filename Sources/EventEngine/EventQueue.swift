@@ -112,23 +112,26 @@ public struct EventQueue<Payload> {
     /// - Parameters:
     ///   - payload: what the host wants back from ``popNext()``.
     ///   - time: simulation time in seconds; finite and not before ``now``.
-    ///   - priority: among events at the same time, lower values run first.
+    ///   - priority: among events at the same time, lower values run first; -128 through 127.
     /// - Throws: ``EventEngineError/scheduledInThePast(time:now:)`` when
     ///   `time < now`, ``EventEngineError/invalidTime(_:)`` when `time` is NaN
-    ///   or infinite. The queue is unchanged when it throws.
+    ///   or infinite, ``EventEngineError/priorityOutOfRange(_:)`` for a priority
+    ///   outside -128 through 127. The queue is unchanged when it throws.
     /// - Complexity: O(log₄ n); amortised O(1) allocation.
     @inlinable
     public mutating func schedule(_ payload: Payload, at time: Double, priority: Int = 0) throws(EventEngineError) {
-        try check(time)
+        try check(time, priority: priority)
         let key = EventKey(time: time, priority: priority, sequence: nextSequence)
         nextSequence &+= 1
         entries.append(Entry(key: key, payload: payload))
         siftUpLast()
     }
 
-    /// Throws unless `time` is finite and not before ``now``.
+    /// Throws unless `time` is finite and not before ``now`` and `priority` is one a key holds.
     @inlinable @inline(__always)
-    func check(_ time: Double) throws(EventEngineError) {
+    func check(_ time: Double, priority: Int) throws(EventEngineError) {
+        guard EventKey.priorities.contains(priority) else { throw .priorityOutOfRange(priority) }
+        precondition(nextSequence < EventKey.sequenceLimit, "more than 2^56 events scheduled")
         // One comparison rejects both the past and NaN on the common path.
         guard time >= clock, time < .infinity else {
             if time.isNaN || time.isInfinite { throw .invalidTime(time) }
@@ -144,7 +147,7 @@ public struct EventQueue<Payload> {
     /// - Throws: as ``schedule(_:at:priority:)``, for the first bad time; nothing is scheduled then.
     /// - Complexity: O(k log k) for k new events, plus O(r) for r timeline events still pending.
     public mutating func scheduleTimeline(_ events: [(payload: Payload, time: Double, priority: Int)]) throws(EventEngineError) {
-        for event in events { try check(event.time) }
+        for event in events { try check(event.time, priority: event.priority) }
         var merged = ContiguousArray(timeline[timelineHead...])
         merged.reserveCapacity(merged.count + events.count)
         for event in events {

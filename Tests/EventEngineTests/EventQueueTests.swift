@@ -72,6 +72,31 @@ private func drain<P>(_ queue: inout EventQueue<P>) -> [(time: Double, payload: 
         #expect(queue.scheduledCount == 0)
     }
 
+    @Test func thePriorityRangeEndsRunInOrderAndPrioritiesBeyondThrow() throws {
+        var queue = EventQueue<String>()
+        try queue.schedule("last", at: 1, priority: 127)
+        try queue.schedule("first", at: 1, priority: -128)
+        try queue.schedule("middle", at: 1, priority: 0)
+        #expect(throws: EventEngineError.priorityOutOfRange(128)) { try queue.schedule("x", at: 1, priority: 128) }
+        #expect(throws: EventEngineError.priorityOutOfRange(-129)) { try queue.schedule("x", at: 1, priority: -129) }
+        #expect(throws: EventEngineError.priorityOutOfRange(200)) { try queue.scheduleTimeline([("x", 1, 200)]) }
+        #expect(queue.count == 3 && queue.scheduledCount == 3)
+        #expect(drain(&queue).map(\.payload) == ["first", "middle", "last"])
+    }
+
+    @Test func negativeTimesAndMinusZeroOrderAsNumbers() throws {
+        // Keys compare the time's bits: negative times and -0 must still sort as the numbers do.
+        var queue = EventQueue<String>(startTime: -1e9)
+        try queue.schedule("+0 first scheduled", at: 0)
+        try queue.schedule("-1.5", at: -1.5)
+        try queue.schedule("-0 ties +0, scheduled later", at: -0.0)
+        try queue.schedule("-1e9", at: -1e9)
+        try queue.schedule("2", at: 2)
+        try queue.schedule("-2.5", at: -2.5)
+        #expect(drain(&queue).map(\.payload)
+                == ["-1e9", "-2.5", "-1.5", "+0 first scheduled", "-0 ties +0, scheduled later", "2"])
+    }
+
     @Test func countAndPeekTrackPendingEvents() throws {
         var queue = EventQueue<Int>(minimumCapacity: 8)
         #expect(queue.isEmpty && queue.peekTime == nil)

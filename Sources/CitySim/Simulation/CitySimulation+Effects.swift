@@ -25,7 +25,7 @@ extension CitySimulation {
                 let delay = behaviourRandom.duration(behaviour.responseTime)
                 guard now + delay < expiresAt else { break }
                 let accepts = behaviourRandom.bernoulli(behaviour.acceptProbability)
-                schedule(.answer(driver: d, request: request, accepts: accepts, generation: drivers[Int(d)].generation),
+                schedule(.answer(driver: d, request: EventRequest(request), generation: drivers[Int(d)].generation, accepts: accepts),
                          at: now + delay)
             case .offerWithdrawn(let driver, let request):
                 let d = Int32(driver.rawValue)
@@ -60,7 +60,7 @@ extension CitySimulation {
                 rides[request.rawValue].dropoffAt = now
                 rides.end(request.rawValue)
             case .wake(let time, let timer):
-                schedule(.coreTimer(timer), at: time)
+                schedule(.coreTimer(EventTimer(timer)), at: time)
             case .waitingForTaxi, .reservationConfirmed, .reportRecorded, .queueStatus, .arrivalEstimate:
                 break
             }
@@ -100,6 +100,6 @@ extension CitySimulation {
             startLeg(d, .toPickup, from: from, to: rides[request.rawValue].origin, duration: arrival - now)
         }
         let pickup = max(arrival, rides[request.rawValue].meetingTime ?? arrival)
-        schedule(.reachesPickup(driver: d, request: request, generation: drivers[Int(d)].generation), at: pickup)
+        schedule(.reachesPickup(driver: d, request: EventRequest(request), generation: drivers[Int(d)].generation), at: pickup)
     }
 }

@@ -10,13 +10,13 @@ extension CitySimulation {
         case .plannerLeg: bookPlannerLeg()
         case .shiftStarts(let d): shiftStarts(d)
         case .shiftEnds(let d): shiftEnds(d)
-        case .answer(let d, let request, let accepts, let generation):
+        case .answer(let d, let request, let generation, let accepts):
             guard drivers[Int(d)].generation == generation else { return }
-            answer(d, request, accepts: accepts)
+            answer(d, request.id, accepts: accepts)
         case .reachesPickup(let d, let request, let generation):
             guard drivers[Int(d)].generation == generation else { return }
-            reachPickup(d, request)
-        case .reachesDestination(let d, let request): reachDestination(d, request)
+            reachPickup(d, request.id)
+        case .reachesDestination(let d, let request): reachDestination(d, request.id)
         case .turnsAvailable(let d, let generation):
             guard drivers[Int(d)].generation == generation else { return }
             turnAvailable(d)
@@ -24,9 +24,9 @@ extension CitySimulation {
             guard drivers[Int(d)].generation == generation else { return }
             driftStep(d)
         case .customerCancels(let request):
-            command(.cancel(request, by: rides[request.rawValue].customer))  // refused once accepted (D10)
+            command(.cancel(request.id, by: rides[Int(request.raw)].customer))  // refused once accepted (D10)
         case .coreTimer(let timer):
-            mustCommand(.timerFired(timer))
+            mustCommand(.timerFired(timer.timer))
         case .hourTick(let hour):
             sampleHour()
             schedule(.hourTick(hour: hour + 1), at: Double(hour + 1) * 3600, priority: 1)
@@ -82,7 +82,7 @@ extension CitySimulation {
         }
         if drawnCustomer < 0 { nextCustomer += 1 }
         if let cancelAt = draw.cancelTime(requestedAt: now, cutoffSeconds: scenario.dispatch.reservationCancelCutoffSeconds) {
-            schedule(.customerCancels(request: id), at: cancelAt)
+            schedule(.customerCancels(request: EventRequest(id)), at: cancelAt)
         }
     }
 
@@ -126,7 +126,7 @@ extension CitySimulation {
             duration = draw.rideNoise * city.travel.travelTime(from: ride.origin, to: ride.destination, departingAt: events.now)
         }
         startLeg(d, .ride, from: ride.origin, to: ride.destination, duration: duration)  // replaces the pickup drive
-        schedule(.reachesDestination(driver: d, request: request), at: events.now + duration)
+        schedule(.reachesDestination(driver: d, request: EventRequest(request)), at: events.now + duration)
     }
 
     private func reachDestination(_ d: Int32, _ request: RequestID) {
