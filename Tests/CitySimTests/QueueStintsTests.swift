@@ -25,6 +25,18 @@ struct QueueStintsTests {
         #expect(closed.waits == [600, 900])
     }
 
+    @Test("the waits of zones queued in by turns stay with their zone's cell")
+    func wavesOfZonesKeepTheirWaits() throws {
+        var stints = Self.twoShifts()
+        for (zone, start, seconds) in [(1, 0.0, 1000.0), (2, 1000, 2000), (1, 3000, 900), (2, 3900, 100)] {
+            stints.join(0, zone: zone, at: start)
+            stints.leave(0, at: start + seconds, dispatched: true)
+        }
+        let closed = stints.closing(at: 10 * 3600)
+        #expect(closed.cells.map(\.zone) == [1, 2] && closed.cells.map(\.dispatches) == [2, 2])
+        #expect(closed.waits == [1000, 900, 2000, 100])
+    }
+
     @Test("a driver-shift closes into the kept cells when a stint of the next one ends, numbered across the fleet")
     func aShiftClosesWhenTheNextOneBegins() throws {
         var stints = QueueStints(drivers: [(0, [(0, 3600)]), (1, [(0, 4 * 3600), (5 * 3600, 9 * 3600)])],

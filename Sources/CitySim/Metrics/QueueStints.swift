@@ -12,7 +12,8 @@
 /// driver-shift ends, the open one is closed into `kept`: one `Cell` per zone where it queued at least
 /// `ZoneQueueFairnessBuilder.minimumQueuedSeconds` (no driver below that is compared), with its waits; the
 /// rest is dropped. So what grows with the run is 24 bytes a kept cell and 8 bytes a kept dispatch, not a
-/// record a stint.
+/// record a stint; the open driver-shifts (per taxi, 16 bytes a zone and 8 a dispatch) are bounded by the
+/// fleet and a shift's length.
 ///
 /// Invariant: a taxi has at most one open stint and one open driver-shift, and its stints end in the order
 /// they began, so its driver-shifts close in order and each (driver-shift, zone) has at most one cell;
@@ -56,10 +57,11 @@ struct QueueStints {
     /// Per taxi: the zone of its open stint (-1: none) and when it began.
     private var openZone: [Int32]
     private var openSince: [Double]
-    /// Per taxi: the interval of its open driver-shift (-1: none), its zones and its dispatched stints' waits.
+    /// Per taxi: the interval of its open driver-shift (-1: none), its zones, and its dispatched stints'
+    /// waits zone after zone in `openZones` order (`dispatches` of them each), so they need no zone tag.
     private var openShift: [Int32]
     private var openZones: [[OpenZone]]
-    private var openWaits: [[(zone: Int32, seconds: Double)]]
+    private var openWaits: [[Double]]
     /// The closed driver-shifts' cells.
     private(set) var kept = Part()
 
@@ -121,23 +123,30 @@ struct QueueStints {
             openShift[t] = Int32(i)
         }
         guard intervals[t][i].start >= window.start, intervals[t][i].end <= window.end else { return }
-        if let z = openZones[t].firstIndex(where: { $0.zone == zone }) {
-            openZones[t][z].seconds += seconds
-            if dispatched { openZones[t][z].dispatches += 1 }
+        let z = openZones[t].firstIndex(where: { $0.zone == zone }) ?? openZones[t].endIndex
+        if z == openZones[t].endIndex {
+            openZones[t].append(OpenZone(zone: zone, seconds: seconds))
         } else {
-            openZones[t].append(OpenZone(zone: zone, dispatches: dispatched ? 1 : 0, seconds: seconds))
+            openZones[t][z].seconds += seconds
         }
-        if dispatched { openWaits[t].append((zone, seconds)) }
+        if dispatched {  // at the end of the zone's waits
+            openWaits[t].insert(seconds, at: openZones[t][...z].reduce(0) { $0 + Int($1.dispatches) })
+            openZones[t][z].dispatches += 1
+        }
     }
 
     /// Taxi `t`'s open driver-shift closes: its zones with enough queued time are kept, with their waits.
     private mutating func closeShift(of t: Int) {
         guard openShift[t] >= 0 else { return }
         let driverShift = firstDriverShift[t] + openShift[t]
-        for open in openZones[t] where open.seconds >= ZoneQueueFairnessBuilder.minimumQueuedSeconds {
+        var firstWait = 0
+        for open in openZones[t] {
+            let waits = firstWait..<(firstWait + Int(open.dispatches))
+            firstWait = waits.upperBound
+            guard open.seconds >= ZoneQueueFairnessBuilder.minimumQueuedSeconds else { continue }
             kept.cells.append(Cell(seconds: open.seconds, shift: shift[t], driverShift: driverShift, zone: open.zone,
                                    dispatches: open.dispatches))
-            for wait in openWaits[t] where wait.zone == open.zone { kept.waits.append(wait.seconds) }
+            kept.waits += openWaits[t][waits]
         }
         openZones[t].removeAll(keepingCapacity: true)
         openWaits[t].removeAll(keepingCapacity: true)
