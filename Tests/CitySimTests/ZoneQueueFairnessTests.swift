@@ -9,7 +9,7 @@ struct ZoneQueueFairnessTests {
     /// longest-waiting taxi (FIFO) or to its latest (LIFO). Shift 0–8 h for everyone, window 0–8 h.
     static func oneZoneQueue(drivers: Int, lastInFirstOut: Bool) -> [RunSummary.ShiftZoneFairness] {
         let end = 8 * 3600.0
-        var stints = QueueStints(windowStart: 0)
+        var stints = QueueStints(drivers: (0..<drivers).map { _ in (0, [(0, end)]) }, window: (0, end))
         var queue: [Int32] = []  // joining order
         var returns: [(at: Double, taxi: Int32)] = []
         for k in 0..<drivers {
@@ -31,9 +31,19 @@ struct ZoneQueueFairnessTests {
             now += 300
         }
         for taxi in queue { stints.leave(taxi, at: end, dispatched: false) }  // shift end
-        return ZoneQueueFairnessBuilder.groups(
-            stints: stints.stints(closingAt: end), drivers: (0..<drivers).map { _ in (0, [(0, end)]) },
-            shiftNames: ["day"], window: (0, end))
+        return ZoneQueueFairnessBuilder.groups(stints, closingAt: end, shiftNames: ["day"])
+    }
+
+    /// The stints fed to a `QueueStints` one after another: each taxi joins at `start` and leaves `seconds` later.
+    static func fed(_ stints: [(taxi: Int32, zone: Int, start: Double, seconds: Double, dispatched: Bool)],
+                    drivers: [(shift: Int, intervals: [(start: Double, end: Double)])],
+                    window: (start: Double, end: Double)) -> QueueStints {
+        var fed = QueueStints(drivers: drivers, window: window)
+        for stint in stints {
+            fed.join(stint.taxi, zone: stint.zone, at: stint.start)
+            fed.leave(stint.taxi, at: stint.start + stint.seconds, dispatched: stint.dispatched)
+        }
+        return fed
     }
 
     @Test("a FIFO zone queue serves its drivers at equal rates: Jain 1, above the equal-rate reference")
@@ -63,9 +73,8 @@ struct ZoneQueueFairnessTests {
     func onlyCompleteShiftsCount() throws {
         // Window 1–9 h. Drivers 0 and 1: shift 1–9 h, one dispatch per queued hour each. Driver 2's shift
         // began before the window (0.5 h), driver 3's ends after it (9.5 h): both got three in 48 min.
-        func stint(_ taxi: Int32, _ start: Double, _ seconds: Double, _ dispatched: Bool) -> QueueStints.Stint {
-            QueueStints.Stint(taxi: taxi, zone: 2, start: start, seconds: seconds, dispatched: dispatched)
-        }
+        func stint(_ taxi: Int32, _ start: Double, _ seconds: Double, _ dispatched: Bool)
+            -> (taxi: Int32, zone: Int, start: Double, seconds: Double, dispatched: Bool) { (taxi, 2, start, seconds, dispatched) }
         let stints = [stint(0, 3600, 3600, true), stint(1, 7200, 3600, true),
                       stint(2, 3600, 360, true), stint(2, 4000, 360, true), stint(2, 4400, 360, true),
                       stint(3, 3600, 360, true), stint(3, 4000, 360, true), stint(3, 4400, 360, true)]
@@ -73,8 +82,9 @@ struct ZoneQueueFairnessTests {
             (0, [(3600, 9 * 3600)]), (0, [(3600, 9 * 3600)]), (0, [(1800, 9 * 3600)]), (0, [(3600, 9.5 * 3600)])]
         // Their 6-min stints get half an hour more in that queue (censored), above the exposure floor.
         let padded = stints + [stint(2, 5000, 1800, false), stint(3, 5000, 1800, false)]
-        let figures = ZoneQueueFairnessBuilder.groups(stints: padded, drivers: drivers, shiftNames: ["day"],
-                                                      window: (3600, 9 * 3600))
+        let window = (start: 3600.0, end: 9 * 3600.0)
+        let figures = ZoneQueueFairnessBuilder.groups(Self.fed(padded, drivers: drivers, window: window),
+                                                      closingAt: window.end, shiftNames: ["day"])
         let group = try #require(figures.first)
         #expect(figures.count == 1 && group.drivers == 2 && group.dispatches == 2, "\(figures)")
         #expect(abs(group.jainDispatchesPerQueuedHour - 1) < 1e-12)
@@ -82,11 +92,10 @@ struct ZoneQueueFairnessTests {
 
     @Test("a driver with less than half an hour in a queue is not compared there")
     func shortExposureIsLeftOut() throws {
-        let stints = [QueueStints.Stint(taxi: 0, zone: 0, start: 0, seconds: 3600, dispatched: true),
-                      QueueStints.Stint(taxi: 1, zone: 0, start: 0, seconds: 3600, dispatched: true),
-                      QueueStints.Stint(taxi: 2, zone: 0, start: 0, seconds: 60, dispatched: true)]
-        let figures = ZoneQueueFairnessBuilder.groups(stints: stints, drivers: (0..<3).map { _ in (0, [(0, 7200)]) },
-                                                      shiftNames: ["day"], window: (0, 7200))
+        let stints: [(taxi: Int32, zone: Int, start: Double, seconds: Double, dispatched: Bool)] = [
+            (0, 0, 0, 3600, true), (1, 0, 0, 3600, true), (2, 0, 0, 60, true)]
+        let fed = Self.fed(stints, drivers: (0..<3).map { _ in (0, [(0, 7200)]) }, window: (0, 7200))
+        let figures = ZoneQueueFairnessBuilder.groups(fed, closingAt: 7200, shiftNames: ["day"])
         #expect(figures.map(\.drivers) == [2])
     }
 

@@ -2,8 +2,8 @@
 ///
 /// Comparable drivers are those of one scenario shift (same hours, same demand) waiting in one zone's
 /// queue (same requests). For every driver-shift wholly inside the measurement window and every zone,
-/// the driver's stints in that zone's queue (`QueueStints`) give its queued time there and its
-/// dispatches from it (offers that took it out of the queue; what the driver then answers is the
+/// the driver's stints in that zone's queue, summed as they end (`QueueStints`), give its queued time there
+/// and its dispatches from it (offers that took it out of the queue; what the driver then answers is the
 /// driver's choice, not the queue's). The queue's treatment of the driver is its dispatch rate,
 /// dispatches per queued hour: an occurrence/exposure rate, so a stint cut by a shift end or a move to
 /// another zone counts its time without a dispatch and biases nothing. Under an even-handed queue
@@ -14,10 +14,10 @@
 /// minutes of exposure is noise (one dispatch after 2 min reads 30 per hour). Groups of fewer than
 /// two such drivers are left out. Waits are those of the group's drivers' dispatches (join → offer).
 enum ZoneQueueFairnessBuilder {
-    /// A stint of a complete driver-shift, with its grouping key, by index (see `groups`).
+    /// A kept cell with its grouping key, and where it and its waits are (see `groups`).
     private struct Kept {
-        let shift: Int32, zone: Int32, driverShift: Int32, index: Int32
-        let start: Double
+        let shift: Int32, zone: Int32, driverShift: Int32
+        let part: Int32, cell: Int32, firstWait: Int32
     }
 
     /// Least queued time in a zone for a driver-shift to be compared there, seconds.
@@ -25,64 +25,42 @@ enum ZoneQueueFairnessBuilder {
 
     /// The figures of every (shift, zone) group, shifts in scenario order, zones ascending.
     static func figures(_ sim: CitySimulation) -> [RunSummary.ShiftZoneFairness] {
-        groups(stints: sim.queueStints.finished, closing: sim.queueStints.openStints(closingAt: sim.horizon), drivers: sim.drivers.map { ($0.shift, $0.shifts) },
-               shiftNames: sim.scenario.fleet.shifts.map(\.name), window: (sim.warmup, sim.horizon))
+        groups(sim.queueStints, closingAt: sim.horizon, shiftNames: sim.scenario.fleet.shifts.map(\.name))
     }
 
-    /// The groups' figures from the stints and every driver's (scenario shift, shift intervals).
-    /// - Parameter closing: stints that follow `stints` (the open ones closed at the horizon), passed apart
-    ///   so a long run's stints are not copied into one array.
-    static func groups(stints: [QueueStints.Stint], closing: [QueueStints.Stint] = [],
-                       drivers: [(shift: Int, intervals: [(start: Double, end: Double)])],
-                       shiftNames: [String], window: (start: Double, end: Double)) -> [RunSummary.ShiftZoneFairness] {
-        // Each stint of a complete driver-shift, keyed (shift, zone, driver-shift), by its index in
-        // `stints` then `closing` (24 bytes a stint, not a copy of it).
-        var base = [Int](), next = 0
-        for driver in drivers { base.append(next); next += driver.intervals.count }
-        func stint(_ index: Int32) -> QueueStints.Stint {
-            Int(index) < stints.count ? stints[Int(index)] : closing[Int(index) - stints.count]
-        }
+    /// The groups' figures from the stints' cells, the driver-shifts still open closed at `horizon`.
+    static func groups(_ stints: QueueStints, closingAt horizon: Double,
+                       shiftNames: [String]) -> [RunSummary.ShiftZoneFairness] {
+        // The cells kept during the run, then those closed at the horizon (passed apart, not appended, so
+        // a long run's cells are not copied), each with its grouping key: 24 bytes a cell.
+        let parts = [stints.kept, stints.closing(at: horizon)]
         var kept: [Kept] = []
-        for index in 0..<(stints.count + closing.count) {
-            let stint = stint(Int32(index))
-            let d = Int(stint.taxi)
-            guard let i = drivers[d].intervals.lastIndex(where: { $0.start <= stint.start }) else { continue }
-            let interval = drivers[d].intervals[i]
-            guard interval.start >= window.start, interval.end <= window.end else { continue }
-            kept.append(Kept(shift: Int32(drivers[d].shift), zone: stint.zone, driverShift: Int32(base[d] + i),
-                             index: Int32(index), start: stint.start))
+        for (p, part) in parts.enumerated() {
+            var firstWait: Int32 = 0
+            for (c, cell) in part.cells.enumerated() {
+                kept.append(Kept(shift: cell.shift, zone: cell.zone, driverShift: cell.driverShift,
+                                 part: Int32(p), cell: Int32(c), firstWait: firstWait))
+                firstWait += cell.dispatches
+            }
         }
-        kept.sort { ($0.shift, $0.zone, $0.driverShift, $0.start) < ($1.shift, $1.zone, $1.driverShift, $1.start) }
+        kept.sort { ($0.shift, $0.zone, $0.driverShift) < ($1.shift, $1.zone, $1.driverShift) }
 
         var figures: [RunSummary.ShiftZoneFairness] = []
-        var rates: [Double] = [], waits: [Double] = [], groupWaits: [Double] = []
-        var queued = 0.0, dispatches = 0, inverseHours = 0.0
+        var rates: [Double] = [], groupWaits: [Double] = []
         var start = 0
         while start < kept.count {
             var end = start
             while end < kept.count, kept[end].shift == kept[start].shift, kept[end].zone == kept[start].zone { end += 1 }
             rates.removeAll(keepingCapacity: true)
             groupWaits.removeAll(keepingCapacity: true)
-            queued = 0
-            dispatches = 0
-            inverseHours = 0
-            var d = start
-            while d < end {  // one driver-shift of the group
-                var e = d, seconds = 0.0
-                waits.removeAll(keepingCapacity: true)
-                while e < end, kept[e].driverShift == kept[d].driverShift {
-                    seconds += stint(kept[e].index).seconds
-                    if stint(kept[e].index).dispatched { waits.append(stint(kept[e].index).seconds) }
-                    e += 1
-                }
-                if seconds >= minimumQueuedSeconds {
-                    rates.append(Double(waits.count) / (seconds / 3600))
-                    groupWaits += waits
-                    queued += seconds
-                    dispatches += waits.count
-                    inverseHours += 3600 / seconds
-                }
-                d = e
+            var queued = 0.0, dispatches = 0, inverseHours = 0.0
+            for k in kept[start..<end] {  // one driver-shift of the group each
+                let part = parts[Int(k.part)], cell = part.cells[Int(k.cell)]
+                rates.append(Double(cell.dispatches) / (cell.seconds / 3600))
+                groupWaits += part.waits[Int(k.firstWait)..<Int(k.firstWait + cell.dispatches)]
+                queued += cell.seconds
+                dispatches += Int(cell.dispatches)
+                inverseHours += 3600 / cell.seconds
             }
             if rates.count >= 2 {
                 let wait = Statistics.distribution(groupWaits)

@@ -21,6 +21,7 @@ extension CitySimulation {
                 shiftEvents.append((.shiftEnds(driver: Int32(index)), interval.end, 0))
             }
         }
+        queueStints = QueueStints(drivers: drivers.map { ($0.shift, $0.shifts) }, window: (warmup, horizon))
         do { try events.scheduleTimeline(shiftEvents.filter { $0.time < horizon }.map { ($0.payload, max($0.time, events.now), $0.priority) }) } catch {
             preconditionFailure("the roster has an invalid shift time: \(error)")
         }

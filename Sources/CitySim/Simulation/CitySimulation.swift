@@ -54,8 +54,9 @@ public final class CitySimulation {
     var madReassignments = 0
     /// The simulator's own record of the zone queues, to check their order (D15) independently of the core.
     var queueOrder = QueueOrderCheck(zones: 0)
-    /// The drivers' stints in the zone queues, for fairness within each queue (`fairness.by_shift_zone`).
-    var queueStints = QueueStints(windowStart: 0)
+    /// The drivers' stints in the zone queues, for fairness within each queue (`fairness.by_shift_zone`),
+    /// summed as they end; made for the roster's drivers by `setUpFleet`.
+    var queueStints = QueueStints(drivers: [], window: (0, 0))
     /// Called every 65,536 events with the simulated time reached (of `horizon`), e.g. to feed a `ProgressMeter`.
     public var progress: ((_ simulatedSeconds: Double, _ horizon: Double) -> Void)?
     /// Set to check the core's invariants after every `invariantCheckInterval`-th event and at the end (slow; tests use it).
@@ -85,7 +86,6 @@ public final class CitySimulation {
         patienceRandom = streams.patience
         reservationsRandom = streams.reservations
         queueOrder = QueueOrderCheck(zones: city.geometry.zoneCount)
-        queueStints = QueueStints(windowStart: warmup)
         fleetRandom = streams.stream(named: "fleet")
         customerParameters = CustomerDraw.Parameters(scenario)
         rideParameters = RideDraw.Parameters(scenario)
