@@ -21,8 +21,9 @@ extension DispatchHost {
         archiving = true
         defer { archiving = false }
         let generation = rebuilds
-        let rides = due.compactMap(ride)
-        try await store.archive(rides)
+        let ended = due.compactMap { entry in ride(entry.id).map { EndedRide($0, endedAt: entry.at) } }
+        let rides = ended.map(\.ride)
+        try await store.archive(ended)
         guard generation == rebuilds else { return 0 }  // rebuilt meanwhile: the replay archives them again
         ledger.dropEnded(due.count)
         for ride in rides {
