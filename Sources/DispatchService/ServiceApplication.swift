@@ -70,6 +70,7 @@ public struct DispatchServiceApp: Sendable {
             try await host.execute(.addDriver(DriverID(driver.id), taxiCode: driver.taxiCode ?? "TAXI-\(driver.id)"))
         }
         await host.archiveEndedRides(after: config.archiveAfterS ?? ServiceConfig.defaultArchiveAfter)
+        await host.retainArchive(for: config.archiveRetainDays.map { $0 * 86_400 })
         await host.checkpoint(under: (config.checkpoint ?? CheckpointSettings()).policy)
         let metrics = ServiceMetrics()
         await host.measure(with: metrics)

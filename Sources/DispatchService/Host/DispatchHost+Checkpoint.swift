@@ -73,6 +73,7 @@ extension DispatchHost {
         guard !broken, rebuilds == generation else { return nil }
         try await store.saveCheckpoint(StoredCheckpoint(sequence: state.sequence, bytes: bytes))
         lastCheckpoint = CheckpointStatus(sequence: state.sequence, bytes: bytes.count)
+        restorableFrom = state.restorableFrom
         try await store.truncateLog(through: state.sequence)
         lastCheckpoint.duration = ContinuousClock.now - started
         metrics?.recordCheckpoint(lastCheckpoint)
