@@ -70,6 +70,7 @@ public struct DispatchServiceApp: Sendable {
             try await host.execute(.addDriver(DriverID(driver.id), taxiCode: driver.taxiCode ?? "TAXI-\(driver.id)"))
         }
         await host.archiveEndedRides(after: config.archiveAfterS ?? ServiceConfig.defaultArchiveAfter)
+        await host.retainArchive(for: config.archiveRetainDays.map { $0 * 86_400 })
         await host.checkpoint(under: (config.checkpoint ?? CheckpointSettings()).policy)
         let metrics = ServiceMetrics()
         await host.measure(with: metrics)
@@ -103,7 +104,8 @@ public struct DispatchServiceApp: Sendable {
     /// PostgreSQL pool, the timer loop, the HTTP server (Hummingbird's `Application`), the drain. On
     /// graceful shutdown (one of `signals`, or `triggerGracefulShutdown()`) readiness turns 503 and the
     /// event streams end, the server stops accepting and drains the requests in flight, the timer loop
-    /// stops, and the PostgreSQL pool closes; past `shutdownGrace` what is left is cancelled.
+    /// stops and a checkpoint is taken at the last committed command (unless checkpoints are off), and the
+    /// PostgreSQL pool closes; past `shutdownGrace` what is left is cancelled.
     /// - Parameters:
     ///   - port: listen here instead of the config's port (0: any free port, tests).
     ///   - onListening: told the port once the server listens.
@@ -116,7 +118,7 @@ public struct DispatchServiceApp: Sendable {
             logger: logger)
         var services: [any Service] = []
         if let postgres = host.store as? PostgresDispatchStore { services.append(StorePoolService(store: postgres)) }
-        services += [TimerService(host: host), app, DrainService(host: host, readiness: readiness)] as [any Service]
+        services += [TimerService(host: host, logger: logger), app, DrainService(host: host, readiness: readiness)] as [any Service]
         var configuration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: signals, logger: logger)
         configuration.maximumGracefulShutdownDuration = shutdownGrace
         return ServiceGroup(configuration: configuration)

@@ -20,6 +20,7 @@ import Yams
 /// clock_speed: 1                # > 1 runs the service clock faster (load tests: `citysim load --speed`)
 /// login_burst_per_address: 30   # logins one client address may make at once (load tests from one host raise it)
 /// archive_after_s: 600          # ended rides leave memory this long after they end (read from the store then)
+/// archive_retain_days: 365      # optional; archived rides are deleted this long after they end (default: kept for ever)
 /// checkpoint: { every_commands: 100000, every_s: 300 }   # snapshot the state and cut the command log (0 = never)
 /// log: { level: info, format: text, requests: debug }   # format json: one JSON object a line
 /// ```
@@ -65,6 +66,10 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
     /// Seconds (service clock) after which an ended ride leaves memory for the store's archive, where
     /// `GET /v1/rides/{id}` still finds it; D13 reports are taken until then. Default 600.
     public var archiveAfterS: Double?
+    /// Days (service clock) after which an archived ride is deleted from the store's archive; nil = kept
+    /// for ever. `GET /v1/rides[/{id}]` and `GET /v1/admin/state`'s pages no longer find a deleted ride;
+    /// the admin state's counts (`archived_count`) keep counting it. Needs checkpoints (see `validate`).
+    public var archiveRetainDays: Double?
 
     /// When the service stores a checkpoint of its state and deletes the command log up to it
     /// (`DispatchHost.checkpoint()`); nil = the defaults, every 100,000 commands or 300 s.
@@ -120,6 +125,14 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
         if let s = clockSpeed, !(s.isFinite && s > 0) { throw fail("clock_speed must be > 0") }
         if let b = loginBurstPerAddress, b < 1 { throw fail("login_burst_per_address must be at least 1") }
         if let a = archiveAfterS, !(a.isFinite && a >= 0) { throw fail("archive_after_s must be >= 0") }
+        if let d = archiveRetainDays {
+            guard d.isFinite && d > 0 else { throw fail("archive_retain_days must be > 0 (leave it out to keep archived rides for ever)") }
+            // Without checkpoints a restart replays the whole log and would bring deleted rides back into memory.
+            guard (checkpoint ?? CheckpointSettings()).policy != .never else {
+                throw fail("archive_retain_days needs checkpoints (checkpoint.every_commands or checkpoint.every_s > 0): "
+                           + "an archived ride is deleted only once no checkpoint can bring it back")
+            }
+        }
         if let n = checkpoint?.everyCommands, n < 0 { throw fail("checkpoint.every_commands must be >= 0 (0: never)") }
         if let s = checkpoint?.everyS, !(s.isFinite && s >= 0) { throw fail("checkpoint.every_s must be >= 0 (0: never)") }
         _ = try storeLocation()
@@ -152,7 +165,7 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
         case scenario, database, host, port, admin
         case tokenLifetimeS = "token_lifetime_s", bcryptCost = "bcrypt_cost"
         case clockSpeed = "clock_speed", loginBurstPerAddress = "login_burst_per_address", planner, log
-        case archiveAfterS = "archive_after_s", checkpoint
+        case archiveAfterS = "archive_after_s", archiveRetainDays = "archive_retain_days", checkpoint
     }
 }
 

@@ -88,10 +88,12 @@ import Testing
         await group.triggerGracefulShutdown()
         let answered = try await ride.value
         #expect(answered.head.status == .created, "the request in flight is answered, not cut off")
-        #expect(try await store.commands().contains { if case .requestRide = $0.command { true } else { false } })
         let streamed = try await stream.value
         #expect(streamed.head.status == .ok)  // the stream ended, so its response completed
         try await running.value  // the group stops once drained
+        // The ride is durable: in the log, or in the checkpoint the shutdown took after it.
+        let restarted = try await DispatchHost(store: store, clock: fixture.clock, makeCore: RestartTests.makeCore)
+        #expect(await restarted.ledger.rides.count == 1)
         #expect(fixture.service.readiness.isDraining)
         try? await streamClient.shutdown()
         try? await rideClient.shutdown()

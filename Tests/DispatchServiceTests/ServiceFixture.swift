@@ -8,8 +8,8 @@ import Testing
 
 /// A service on a manual clock with a 4 × 4 km city of 3 × 3 whole square zones (4/3 km sides, 1.78 km²:
 /// 2 km² whole squares would leave the outer 0.6 km of the city outside every zone), TAXInseconds'
-/// rules, bcrypt cost 4 and a one-hour token lifetime. Share `store` (and `plannerStore`) between two
-/// fixtures to restart.
+/// rules, bcrypt cost 4 and a one-hour token lifetime (`configure` changes the config further). Share
+/// `store` (and `plannerStore`) between two fixtures to restart.
 struct ServiceFixture {
     static let adminEmail = "admin@example.com"
     static let adminPassword = "admin-password"
@@ -29,13 +29,14 @@ struct ServiceFixture {
     var host: DispatchHost { service.host }
 
     init(store: any DispatchStore = InMemoryDispatchStore(), clock: ManualClock = ManualClock(),
-         plannerStore: (any PlannerStore)? = nil) async throws {
+         plannerStore: (any PlannerStore)? = nil, configure: (inout ServiceConfig) -> Void = { _ in }) async throws {
         let scenarioFile = FileManager.default.temporaryDirectory
             .appendingPathComponent("citysim-service-test-\(UUID().uuidString).yaml")
         try Self.scenarioYAML.write(to: scenarioFile, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: scenarioFile) }
-        let config = ServiceConfig(scenario: scenarioFile.path, database: "unused", admin: .init(
+        var config = ServiceConfig(scenario: scenarioFile.path, database: "unused", admin: .init(
             email: Self.adminEmail, password: Self.adminPassword), tokenLifetimeS: 3600, bcryptCost: 4)
+        configure(&config)
         self.clock = clock
         self.store = store
         service = try await DispatchServiceApp.open(config: config, clock: clock, store: store, plannerStore: plannerStore)

@@ -17,8 +17,8 @@ extension StoreContract {
             let store = try await site.open()
             let rides = [ended(3, customer: 7, .completed, code: "TX-1"), ended(5, customer: 8, .rejected),
                          ended(9, customer: 7, .expired), ended(4, customer: 7, .cancelled)]
-            try await store.archive(rides)
-            try await store.archive([rides[0]])
+            try await store.archive(rides.map { EndedRide($0, endedAt: 1_700_000_600) })
+            try await store.archive([EndedRide(rides[0], endedAt: 1_700_000_600)])
             let reopened = try await site.open()
             #expect(try await reopened.archivedRide(RequestID(3)) == rides[0])
             #expect(try await reopened.archivedRide(RequestID(9)) == rides[2])

@@ -21,8 +21,9 @@ extension DispatchHost {
         archiving = true
         defer { archiving = false }
         let generation = rebuilds
-        let rides = due.compactMap(ride)
-        try await store.archive(rides)
+        let ended = due.compactMap { entry in ride(entry.id).map { EndedRide($0, endedAt: entry.at) } }
+        let rides = ended.map(\.ride)
+        try await store.archive(ended)
         guard generation == rebuilds else { return 0 }  // rebuilt meanwhile: the replay archives them again
         ledger.dropEnded(due.count)
         for ride in rides {
@@ -35,6 +36,24 @@ extension DispatchHost {
             archivedCounts[ride.status, default: 0] += 1
         }
         return rides.count
+    }
+
+    /// From now on, archived rides are deleted `seconds` (service clock) after they ended (nil: kept
+    /// for ever), by `deleteExpiredArchive`; `archivedCounts` keeps counting them.
+    public func retainArchive(for seconds: Double?) { archiveRetention = seconds }
+
+    /// Deletes from the archive the rides that ended more than the retention ago, except those a
+    /// restart from the newest checkpoint could hold in memory again (`restorableFrom`): such a ride
+    /// would be archived and counted a second time. So nothing is deleted before the first checkpoint,
+    /// and a ride is deleted once a checkpoint taken after it left memory exists.
+    /// The archive's counts stay: they are totals of every ride that ended.
+    /// - Returns: how many archived rides were deleted (0 without a retention).
+    /// - Throws: the store's error (what was deleted before it stays deleted; the next round goes on).
+    @discardableResult
+    public func deleteExpiredArchive() async throws -> Int {
+        guard let retention = archiveRetention, let restorable = restorableFrom else { return 0 }
+        let cutoff = min(max(clock.now(), core.now) - retention, restorable)
+        return try await store.deleteArchivedRides(endedBefore: cutoff)
     }
 
     /// After a replay, takes out of memory again the rides the store has archived, so a restarted

@@ -73,10 +73,26 @@ extension DispatchHost {
         guard !broken, rebuilds == generation else { return nil }
         try await store.saveCheckpoint(StoredCheckpoint(sequence: state.sequence, bytes: bytes))
         lastCheckpoint = CheckpointStatus(sequence: state.sequence, bytes: bytes.count)
+        restorableFrom = state.restorableFrom
         try await store.truncateLog(through: state.sequence)
         lastCheckpoint.duration = ContinuousClock.now - started
         metrics?.recordCheckpoint(lastCheckpoint)
         return state.sequence
+    }
+
+    /// The checkpoint of a graceful shutdown: once the HTTP server has drained and the timer loop has
+    /// stopped, stores the state at the last committed command, so the next start replays no tail.
+    /// Nothing when checkpoints are off (`CheckpointPolicy.never`) or nothing was logged since the last one.
+    /// - Returns: the checkpoint's sequence, or nil when none was taken.
+    /// - Throws: the store's errors (counted as a checkpoint failure; the log is still whole, so the
+    ///   next start replays it as after a crash).
+    @discardableResult
+    public func checkpointAtShutdown() async throws -> Int64? {
+        guard checkpointPolicy != .never else { return nil }
+        do { return try await checkpoint() } catch {
+            metrics?.recordCheckpointFailure()
+            throw error
+        }
     }
 
     /// The host's state after the last command applied (durable or not yet).

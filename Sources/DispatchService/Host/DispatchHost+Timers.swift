@@ -46,11 +46,17 @@ extension DispatchHost {
         return core.status(of: timer.request)?.isTerminal ?? true
     }
 
-    /// Archives ended rides once a real second until the task is cancelled (`archiveEndedRides(after:)`);
+    /// Archives ended rides once a real second until the task is cancelled (`archiveEndedRides(after:)`),
+    /// and once a real minute deletes the archived rides past the retention (`deleteExpiredArchive`);
     /// apart from the timer loop, so a loop busy with due timers does not hold archiving up.
     public func runArchiving() async {
+        var lastDeletion: ContinuousClock.Instant?
         while !Task.isCancelled {
             _ = try? await archiveEnded()  // a failed store write: tried again on the next round
+            if lastDeletion.map({ ContinuousClock.now - $0 >= .seconds(60) }) ?? true {
+                _ = try? await deleteExpiredArchive()  // likewise
+                lastDeletion = .now
+            }
             try? await Task.sleep(for: .seconds(1))
         }
     }

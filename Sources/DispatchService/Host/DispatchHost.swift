@@ -58,6 +58,11 @@ public actor DispatchHost {
     /// Ended rides leave memory this many seconds after they end (nil: never); see `archiveEnded`.
     var archiveAfter: Double?
     var archiving = false
+    /// Archived rides are deleted this long (service clock) after they end (nil: kept for ever); see `deleteExpiredArchive`.
+    var archiveRetention: Double?
+    /// `HostCheckpoint.restorableFrom` of the newest checkpoint; nil when there is none (a restart replays
+    /// the whole log, so any ride may come back and retention deletes nothing).
+    var restorableFrom: Double?
     /// Rides in the store's archive, by state (not held in memory).
     public internal(set) var archivedCounts: [RequestStatus: Int] = [:]
     /// Counts rebuilds, so an archiving round that spans one leaves the rebuilt state alone.
@@ -245,6 +250,7 @@ public actor DispatchHost {
         sequence = log.last?.sequence ?? checkpoint?.sequence ?? 0
         durableSequence = sequence
         lastCheckpoint = CheckpointStatus(sequence: stored?.sequence ?? 0, bytes: stored?.bytes.count ?? 0)
+        restorableFrom = checkpoint?.restorableFrom
         nextRequest = max(nextRequest, ledger.largestRequestID + 1)
         sleeper?.cancel()
     }

@@ -29,6 +29,12 @@ struct HostCheckpoint: Sendable, Equatable, Codable {
     var ledger: RideLedger
     var timers: TimerQueue
 
+    /// The earliest end of a ride that a restart from this checkpoint can hold in memory: the ended rides
+    /// it holds, and every ride that ends after it (at or after its core time). The archive's retention
+    /// deletes only rides that ended before this, so a restart never holds (and archives and counts
+    /// again) a ride the archive has deleted.
+    var restorableFrom: Double { min(core.time, ledger.oldestEnd ?? .infinity) }
+
     /// The bytes to store.
     func encoded() throws -> [UInt8] {
         var bytes = try CompactBinaryEncoder().encode(self, reservingCapacity: 256 * (ledger.rides.count + 1024))

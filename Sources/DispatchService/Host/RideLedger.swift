@@ -90,16 +90,19 @@ struct RideLedger: Equatable, Codable {
         largestRequestID = max(largestRequestID, ride.id.rawValue)
     }
 
-    /// The first (at most `limit`) rides on the `ended` list that ended by `time`, oldest first.
-    func ended(through time: Double, limit: Int) -> [RequestID] {
-        var due: [RequestID] = []
+    /// The first (at most `limit`) rides on the `ended` list that ended by `time`, oldest first, with their end.
+    func ended(through time: Double, limit: Int) -> [Ended] {
+        var due: [Ended] = []
         var at = endedHead
         while at < ended.count, due.count < limit, ended[at].at <= time {
-            due.append(ended[at].id)
+            due.append(ended[at])
             at += 1
         }
         return due
     }
+
+    /// When the ride that ended first among those still on the `ended` list ended; nil when none is.
+    var oldestEnd: Double? { endedHead < ended.count ? ended[endedHead].at : nil }
 
     /// Takes the first `count` rides off the `ended` list.
     mutating func dropEnded(_ count: Int) {

@@ -31,6 +31,7 @@ struct ServiceConfigReader {
         "token_lifetime_s": .value, "bcrypt_cost": .value,
         "planner": .mapping(["gtfs": .value, "origin": .mapping(["lat": .value, "lon": .value]), "transfer_s": .value]),
         "clock_speed": .value, "login_burst_per_address": .value, "archive_after_s": .value,
+        "archive_retain_days": .value,
         "log": .mapping(["level": .value, "format": .value, "requests": .value]),
         "checkpoint": .mapping(["every_commands": .value, "every_s": .value]),
     ])
@@ -188,7 +189,8 @@ struct ServiceConfigReader {
     static func expectation(_ path: [String]) -> String {
         switch path.last ?? "" {
         case "port", "bcrypt_cost", "login_burst_per_address", "every_commands": "an integer"
-        case "token_lifetime_s", "clock_speed", "transfer_s", "lat", "lon", "archive_after_s", "every_s": "a number"
+        case "token_lifetime_s", "clock_speed", "transfer_s", "lat", "lon", "archive_after_s", "archive_retain_days", "every_s":
+            "a number"
         case "level": "one of \(LogSettings.Level.allCases.map(\.rawValue).joined(separator: ", "))"
         case "requests": "a log level (\(LogSettings.Level.allCases.map(\.rawValue).joined(separator: ", ")))"
         case "format": "text or json"

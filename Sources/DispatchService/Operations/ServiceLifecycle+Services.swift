@@ -1,11 +1,15 @@
 import DispatchCore
+import Logging
 import ServiceLifecycle
 
 /// The timer loop as a service: fires the host's timers, and takes checkpoints, archives ended rides and trims
-/// malloc's free pages (`ProcessHeap.trimInterval`) beside it, until graceful shutdown, which it reaches after the HTTP server has drained (it is started before the
-/// server, so stopped after it).
+/// malloc's free pages (`ProcessHeap.trimInterval`) beside it, until graceful shutdown, which it reaches after the
+/// HTTP server has drained (it is started before the server, so stopped after it). Then, with no request in
+/// flight and no timer firing, it takes a last checkpoint (`DispatchHost.checkpointAtShutdown`) before the
+/// PostgreSQL pool (stopped after it) closes, so the next start replays no tail.
 struct TimerService: Service {
     let host: DispatchHost
+    let logger: Logger
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
@@ -15,6 +19,13 @@ struct TimerService: Service {
                 group.addTask { await host.runCheckpoints() }
                 group.addTask { await ProcessHeap.trimPeriodically(every: ProcessHeap.trimInterval) }
             }
+        }
+        do {
+            if let sequence = try await host.checkpointAtShutdown() {
+                logger.info("checkpoint at shutdown", metadata: ["sequence": "\(sequence)"])
+            }
+        } catch {
+            logger.error("checkpoint at shutdown failed; the next start replays the log", metadata: ["error": "\(error)"])
         }
     }
 }

@@ -13,8 +13,8 @@ public final class InMemoryDispatchStore: DispatchStore {
     }
 
     private let state = Mutex(State())
-    /// Archived rides by id (`RideArchive`).
-    let archived = Mutex<[RequestID: RideSnapshot]>([:])
+    /// Archived rides and their counts (`RideArchive`).
+    let archived = Mutex(InMemoryArchive())
     /// Checkpoints by sequence (`CheckpointStore`).
     let checkpoints = Mutex<[Int64: StoredCheckpoint]>([:])
 

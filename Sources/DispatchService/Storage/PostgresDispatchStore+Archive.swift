@@ -2,7 +2,9 @@ import DispatchCore
 import PostgresNIO
 
 /// `RideArchive` on PostgreSQL: table `archived_ride` (migration `v2`), one row per ended ride, and
-/// `archived_count` (migration `v4`), the rows by state, kept in the same transactions.
+/// `archived_count` (migration `v4`), the rides ever archived by state, kept in the same transactions.
+/// `ended_at` (migration `v5`, indexed) is the time the retention rule deletes by; rows archived before
+/// `v5` get their request or meeting time (the later), a lower bound of their end.
 extension PostgresDispatchStore {
     static let archiveMigration: PostgresMigrator.Migration = ("v2", [
         """
@@ -17,18 +19,30 @@ extension PostgresDispatchStore {
         "INSERT INTO archived_count (status, n) SELECT status, COUNT(*) FROM archived_ride GROUP BY status",
     ])
 
+    static let archiveEndMigration: PostgresMigrator.Migration = ("v5", [
+        "ALTER TABLE archived_ride ADD COLUMN ended_at DOUBLE PRECISION",
+        """
+        UPDATE archived_ride SET ended_at = GREATEST((ride::jsonb ->> 'requestedAt')::DOUBLE PRECISION,
+                                                     (ride::jsonb ->> 'meetingTime')::DOUBLE PRECISION)
+        """,
+        "CREATE INDEX archived_ride_ended ON archived_ride(ended_at)",
+    ])
+
     /// One statement for the batch (arrays unnested server-side), keeping rides stored before; the
     /// counts of the rows it added in the same statement (a data-modifying CTE).
-    public func archive(_ rides: [RideSnapshot]) async throws {
-        guard !rides.isEmpty else { return }
+    public func archive(_ ended: [EndedRide]) async throws {
+        guard !ended.isEmpty else { return }
+        let rides = ended.map(\.ride)
         let ids = rides.map(\.id.rawValue)
         let customers = rides.map(\.customer.rawValue)
         let states = rides.map { ArchivedRideRow.name($0.status) }
         let texts = try rides.map(ArchivedRideRow.json)
+        let ends = ended.map(\.endedAt)
         try await client.query("""
             WITH added AS (
-                INSERT INTO archived_ride (id, customer, status, ride)
-                SELECT * FROM unnest(\(ids)::BIGINT[], \(customers)::BIGINT[], \(states)::TEXT[], \(texts)::TEXT[])
+                INSERT INTO archived_ride (id, customer, status, ride, ended_at)
+                SELECT * FROM unnest(\(ids)::BIGINT[], \(customers)::BIGINT[], \(states)::TEXT[], \(texts)::TEXT[],
+                                     \(ends)::DOUBLE PRECISION[])
                 ON CONFLICT (id) DO NOTHING RETURNING status)
             INSERT INTO archived_count (status, n) SELECT status, COUNT(*) FROM added GROUP BY status
             ON CONFLICT (status) DO UPDATE SET n = archived_count.n + EXCLUDED.n
@@ -62,6 +76,22 @@ extension PostgresDispatchStore {
             counts[status] = count
         }
         return counts
+    }
+
+    public func deleteArchivedRides(endedBefore time: Double, chunk: Int) async throws -> Int {
+        var deleted = 0
+        while true {
+            let rows = try await client.query("""
+                WITH gone AS (DELETE FROM archived_ride
+                              WHERE id IN (SELECT id FROM archived_ride WHERE ended_at < \(time) LIMIT \(chunk))
+                              RETURNING 1)
+                SELECT COUNT(*) FROM gone
+                """, logger: logger)
+            var n = 0
+            for try await count in rows.decode(Int.self) { n = count }
+            deleted += n
+            if n < chunk { return deleted }
+        }
     }
 
     private func rides(_ query: PostgresQuery) async throws -> [RideSnapshot] {

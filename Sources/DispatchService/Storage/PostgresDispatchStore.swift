@@ -88,6 +88,7 @@ public final class PostgresDispatchStore: DispatchStore {
         archiveMigration,
         checkpointMigration,
         archiveCountMigration,
+        archiveEndMigration,
     ]
 
     // MARK: - Command log

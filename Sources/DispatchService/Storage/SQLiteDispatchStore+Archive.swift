@@ -2,8 +2,10 @@ import DispatchCore
 import GRDB
 
 /// `RideArchive` on SQLite: table `archived_ride` (migration `v2`), one row per ended ride, and
-/// `archived_count` (migration `v4`), the rows by state, kept in the same transactions, so a restart
-/// reads the counts without scanning an archive that grows with uptime.
+/// `archived_count` (migration `v4`), the rides ever archived by state, kept in the same transactions, so a
+/// restart reads the counts without scanning the archive. `ended_at` (migration `v5`, indexed) is the
+/// time the retention rule deletes by; rows archived before `v5` get their request or meeting time
+/// (the later), a lower bound of their end.
 extension SQLiteDispatchStore {
     static func registerArchive(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v2") { db in
@@ -24,14 +26,31 @@ extension SQLiteDispatchStore {
         }
     }
 
-    public func archive(_ rides: [RideSnapshot]) async throws {
-        let rows = try rides.map { ($0.id.rawValue, $0.customer.rawValue, ArchivedRideRow.name($0.status), try ArchivedRideRow.json($0)) }
+    static func registerArchiveEnd(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v5") { db in
+            try db.execute(sql: """
+                ALTER TABLE archived_ride ADD COLUMN ended_at REAL;
+                UPDATE archived_ride SET ended_at = MAX(json_extract(ride, '$.requestedAt'),
+                                                        COALESCE(json_extract(ride, '$.meetingTime'), 0));
+                CREATE INDEX archived_ride_ended ON archived_ride(ended_at);
+                """)
+        }
+    }
+
+    public func archive(_ rides: [EndedRide]) async throws {
+        let rows = try rides.map { ended in
+            let ride = ended.ride
+            return (ride.id.rawValue, ride.customer.rawValue, ArchivedRideRow.name(ride.status), try ArchivedRideRow.json(ride),
+                    ended.endedAt)
+        }
         try await database.write { db in
-            let statement = try db.cachedStatement(
-                sql: "INSERT INTO archived_ride (id, customer, status, ride) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING")
+            let statement = try db.cachedStatement(sql: """
+                INSERT INTO archived_ride (id, customer, status, ride, ended_at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO NOTHING
+                """)
             var added: [String: Int] = [:]
-            for (id, customer, status, json) in rows {
-                try statement.execute(arguments: [id, customer, status, json])
+            for (id, customer, status, json, endedAt) in rows {
+                try statement.execute(arguments: [id, customer, status, json, endedAt])
                 if db.changesCount > 0 { added[status, default: 0] += 1 }
             }
             let count = try db.cachedStatement(
@@ -72,6 +91,20 @@ extension SQLiteDispatchStore {
                 counts[status] = row["n"]
             }
             return counts
+        }
+    }
+
+    public func deleteArchivedRides(endedBefore time: Double, chunk: Int) async throws -> Int {
+        var deleted = 0
+        while true {
+            let n = try await database.write { db in
+                try db.execute(sql: """
+                    DELETE FROM archived_ride WHERE id IN (SELECT id FROM archived_ride WHERE ended_at < ? LIMIT ?)
+                    """, arguments: [time, chunk])
+                return db.changesCount
+            }
+            deleted += n
+            if n < chunk { return deleted }
         }
     }
 

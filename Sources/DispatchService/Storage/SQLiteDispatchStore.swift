@@ -75,6 +75,7 @@ public final class SQLiteDispatchStore: DispatchStore {
         registerArchive(in: &migrator)
         registerCheckpoints(in: &migrator)
         registerArchiveCounts(in: &migrator)
+        registerArchiveEnd(in: &migrator)
         return migrator
     }
 

@@ -10,7 +10,8 @@ import Hummingbird
 ///
 /// Paged: `rides` holds at most `limit` (1–10000, default 1000) rides with ids above `after` (default 0),
 /// in id order; `next_after` is the `after` of the next page, absent on the last. `counts` and `total`
-/// cover every ride, held or archived, whatever the page.
+/// cover every ride, held or archived, whatever the page — also the rides the archive's retention
+/// (`archive_retain_days`) has deleted, which the pages no longer list: then `total` exceeds the rides paged.
 struct AdminStateController {
     let host: DispatchHost
 
@@ -20,7 +21,7 @@ struct AdminStateController {
         var now: Double
         var clockRate: Double
         var counts: [String: Int]
-        /// Rides in all, held or archived (the sum of `counts`).
+        /// Rides in all, held or archived, deleted by retention included (the sum of `counts`).
         var total: Int
         var rides: [RideState]
         /// The next page's `after`; nil on the last page.
