@@ -142,10 +142,10 @@ extension DispatchCore {
         guard slot >= 0, drivers[Int(driverSlot)].status == .onRide(id) else {
             throw .illegalDriverTransition(driver, state: drivers[Int(driverSlot)].status, command: "drop off \(id)")
         }
-        let request = requests[Int(slot)]
-        let fare = rules.fare.fare(metres: travel.roadDistance(from: request.origin, to: request.destination),
-                                   seconds: now - request.pickedUpAt)
-        let due = fare - request.charged
+        let s = Int(slot)  // fields read in place: a copy of the whole record costs a memmove
+        let fare = rules.fare.fare(metres: travel.roadDistance(from: requests[s].origin, to: requests[s].destination),
+                                   seconds: now - requests[s].pickedUpAt)
+        let due = fare - requests[s].charged
         if due > 0 {
             requests[Int(slot)].charged = fare
             effects.append(.fareCharged(id, driver, amount: due))
