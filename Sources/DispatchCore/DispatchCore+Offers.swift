@@ -2,9 +2,9 @@
 
 extension DispatchCore {
     func openRequest(_ slot: Int32) -> OpenRequest {
-        let r = requests[Int(slot)]
-        return OpenRequest(slot: slot, id: r.id, origin: r.origin, originZone: r.originZone, requestedAt: r.requestedAt,
-                           excluded: r.excluded)
+        let s = Int(slot)  // fields read in place: a copy of the whole record costs a memmove
+        return OpenRequest(slot: slot, id: requests[s].id, origin: requests[s].origin, originZone: requests[s].originZone,
+                           requestedAt: requests[s].requestedAt, excluded: requests[s].excluded)
     }
 
     /// Finds a taxi for a request now (or queues it for the batch window); with

@@ -70,24 +70,24 @@ extension DispatchCore {
 
     func accept(_ driver: DriverID, _ id: RequestID, effects: inout [Effect]) throws(DispatchError) {
         let (driverSlot, slot) = try offerPair(driver, id, command: "accept")
-        var request = requests[Int(slot)]
-        let eta = travel.travelTime(from: drivers[Int(driverSlot)].position, to: request.origin, departingAt: now)
+        let s = Int(slot)  // the record is changed in place: a copy of it costs a memmove each way
+        let eta = travel.travelTime(from: drivers[Int(driverSlot)].position, to: requests[s].origin, departingAt: now)
         drivers[Int(driverSlot)].status = .toPickup(id)
-        request.status = .accepted(driver)
-        request.assignmentGeneration &+= 1
+        requests[s].status = .accepted(driver)
+        requests[s].assignmentGeneration &+= 1
         let code = drivers[Int(driverSlot)].taxiCode
-        effects.append(request.everAccepted
-            ? .reassigned(id, request.customer, taxiCode: code, eta: eta)
-            : .customerNotified(id, request.customer, taxiCode: code, eta: eta))
-        request.everAccepted = true
-        request.patienceRanOut = false
+        let customer = requests[s].customer
+        effects.append(requests[s].everAccepted
+            ? .reassigned(id, customer, taxiCode: code, eta: eta)
+            : .customerNotified(id, customer, taxiCode: code, eta: eta))
+        requests[s].everAccepted = true
+        requests[s].patienceRanOut = false
         // D9: the maximum allowed delay (factor × the ETA at this hour's speed + slack) counts from
         // when the customer is due: now, or the meeting time of a reservation accepted before it.
-        let deadline = max(now, request.meetingTime ?? now) + rules.madFactor * eta + rules.madSlack
-        request.pickupDeadline = deadline
+        let deadline = max(now, requests[s].meetingTime ?? now) + rules.madFactor * eta + rules.madSlack
+        requests[s].pickupDeadline = deadline
         effects.append(.wake(at: deadline, TimerID(kind: .maximumAllowedDelay, request: id,
-                                                   generation: request.assignmentGeneration)))
-        requests[Int(slot)] = request
+                                                   generation: requests[s].assignmentGeneration)))
         statistics.offersAccepted += 1
     }
 
@@ -184,14 +184,15 @@ extension DispatchCore {
     /// know of it moves to `ended`; its record stays a tombstone until the command is over (the
     /// command may still read it) and the next compaction drops it.
     func finish(_ slot: Int32, as status: RequestStatus) {
-        let request = requests[Int(slot)]
+        let s = Int(slot)  // fields read in place: a copy of the whole record costs a memmove
+        let id = requests[s].id, customer = requests[s].customer
         var servedBy: Int32 = -1
-        if case .pickedUp(let driver) = request.status { servedBy = knownSlot(of: driver)! }
-        requests[Int(slot)].status = status
-        requests[Int(slot)].excluded = []
-        if openRequestOfCustomer[request.customer] == request.id { openRequestOfCustomer[request.customer] = nil }
-        directory.move(request.id, to: RequestDirectory.ended(ended.count))
-        ended.append(EndedRequest(customer: request.customer, servedBy: servedBy, status: status))
+        if case .pickedUp(let driver) = requests[s].status { servedBy = knownSlot(of: driver)! }
+        requests[s].status = status
+        requests[s].excluded = []
+        if openRequestOfCustomer[customer] == id { openRequestOfCustomer[customer] = nil }
+        directory.move(id, to: RequestDirectory.ended(ended.count))
+        ended.append(EndedRequest(customer: customer, servedBy: servedBy, status: status))
         endedSlots += 1
     }
 }
