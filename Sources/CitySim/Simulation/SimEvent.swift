@@ -6,7 +6,7 @@ import DispatchCore
 ///
 /// Invariant: 16 bytes at most (requests and timers in their 32-bit forms), so a
 /// pending event with its 16-byte key takes 32 bytes in the event heap, whose
-/// sifting is the loop's largest cost (`MemoryLayoutTests` pins it).
+/// sifting is the loop's largest cost (`EventLayoutTests` pins it).
 enum SimEvent {
     /// The next customer arrives.
     case arrival
