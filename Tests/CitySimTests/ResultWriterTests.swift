@@ -24,4 +24,36 @@ struct ResultWriterTests {
         bytes.number(value)
         #expect(String(decoding: bytes.bytes, as: UTF8.self) == ResultWriter.number(value))
     }
+
+    @Test("the byte writer writes integers of every width in full", arguments: [
+        0, 7, -1, 10, 99, 100, 101, 12345, 1_000_000, 86_400, Int.max, Int.min,
+    ])
+    func bytesWriteIntegers(value: Int) {
+        var bytes = CSVBytes(capacity: 8)
+        bytes.int(value)
+        #expect(String(decoding: bytes.bytes, as: UTF8.self) == String(value))
+    }
+
+    @Test("the byte writer grows past its first capacity without losing a byte")
+    func bytesGrowPastCapacity() {
+        var bytes = CSVBytes(capacity: 8)
+        var expected = ""
+        for i in 0..<2000 {
+            bytes.int(i * 37); bytes.comma(); bytes.number(Double(i) / 8); bytes.newline()
+            expected += "\(i * 37),\(ResultWriter.number(Double(i) / 8))\n"
+        }
+        bytes.text("end")
+        #expect(String(decoding: bytes.bytes, as: UTF8.self) == expected + "end")
+        #expect(bytes.count == expected.utf8.count + 3)
+    }
+
+    @Test("degrees keep seven decimals, zero-padded, with the sign", arguments: [
+        (60.1698557, "60.1698557"), (-0.5, "-0.5000000"), (24.0000001, "24.0000001"), (-179.99999996, "-180.0000000"),
+        (0.00000004, "0.0000000"), (-0.00000004, "0.0000000"),
+    ])
+    func bytesWriteDegrees(value: Double, text: String) {
+        var bytes = CSVBytes(capacity: 8)
+        bytes.degrees(value)
+        #expect(String(decoding: bytes.bytes, as: UTF8.self) == text)
+    }
 }

@@ -5,7 +5,7 @@ enum Statistics {
     /// Mean, p50, p90, p95, p99 and max of a sample; zeros for an empty one.
     static func distribution(_ values: [Double]) -> DistributionSummary {
         guard !values.isEmpty else { return DistributionSummary() }
-        let sorted = values.sorted()
+        let sorted = RadixSort.sorted(values)
         func quantile(_ q: Double) -> Double {
             sorted.withUnsafeBufferPointer { gsl_stats_quantile_from_sorted_data($0.baseAddress, 1, $0.count, q) }
         }
@@ -22,7 +22,7 @@ enum Statistics {
 
     /// Gini coefficient: 0 when all equal, → 1 when one has everything.
     static func gini(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
+        let sorted = RadixSort.sorted(values)
         let n = Double(sorted.count), total = sorted.reduce(0, +)
         guard n > 0, total > 0 else { return 0 }
         var weighted = 0.0
