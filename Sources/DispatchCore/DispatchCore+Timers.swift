@@ -46,6 +46,33 @@ extension DispatchCore {
         }
     }
 
+    /// Whether `timer` may still act, now or when it fires later: false once what it guards has
+    /// moved on for good (the offer was answered, the customer was picked up, the request ended,
+    /// a newer timer of the same kind replaced it). False stays false, and `timerFired` does
+    /// nothing with such a timer, so a host may drop it instead of firing it (the simulator does:
+    /// most of its timers are settled before they are due). Pure.
+    public func timerCanAct(_ timer: TimerID) -> Bool {
+        if timer.kind == .batchEpoch { return timer.generation == batchEpochGeneration && batchEpochDue != nil }
+        guard let slot = try? slot(of: timer.request) else { return false }
+        return canAct(timer, on: slot)
+    }
+
+    /// `timerCanAct` for a request's timer, given the request's slot (negative once it has ended).
+    private func canAct(_ timer: TimerID, on slot: Int32) -> Bool {
+        guard slot >= 0 else { return false }  // the request has ended: every timer of it is stale
+        let s = Int(slot)
+        switch (timer.kind, requests[s].status) {
+        case (.offerTimeout, .offered): return timer.generation == requests[s].offerGeneration
+        case (.maximumAllowedDelay, .accepted): return timer.generation == requests[s].assignmentGeneration
+        // A patience timer outlives an acceptance: a D9 revocation or a shift's end can hand the
+        // request back to dispatch with the same deadline.
+        case (.patience, .scheduled), (.patience, .pending), (.patience, .offered), (.patience, .accepted):
+            return timer.generation == requests[s].patienceGeneration
+        case (.reservationAllocation, .scheduled): return requests[s].meetingTime != nil
+        default: return false
+        }
+    }
+
     /// D4: the silent taxi goes to the tail of its queue (or is taken as disconnected) and the
     /// request passes on.
     private func offerLapsed(_ slot: Int32, driver: DriverID, effects: inout [Effect]) {

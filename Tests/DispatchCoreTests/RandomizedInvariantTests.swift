@@ -161,3 +161,44 @@ func randomCommandSequencesKeepEveryInvariantAndRefusalsChangeNothing(configurat
     // The stream must really exercise the core, not just bounce off it.
     #expect(accepted > 15_000 && refused > 4_000 && completed > 100, "accepted \(accepted), refused \(refused), completed \(completed)")
 }
+
+/// `timerCanAct` lets a host drop a timer instead of firing it (the simulator parks its
+/// timers on that promise): once false for a timer it stays false, and firing the timer
+/// then changes nothing, whatever commands come in between.
+@Test(.timeLimit(.minutes(10)), arguments: ChaosConfiguration.all.filter { $0.onDecline == .requeue })
+func aTimerThatCannotActNeverActsAgain(configuration: ChaosConfiguration) throws {
+    var dispatchRules = DispatchRules()
+    dispatchRules.onTimeout = configuration.onTimeout
+    dispatchRules.onDecline = configuration.onDecline
+    var checked = 0, live = 0
+    for seed in UInt64(1)...6 {
+        let city = try CityGeometry(width: 6000, height: 4000, zoneSide: 1000)
+        let core = try DispatchCore(city: city, travel: GridTravelModel(speed: 8),
+                                    policy: DispatchPolicies.make(name: configuration.policy, batchWindow: 20),
+                                    rules: dispatchRules)
+        var chaos = ChaosDriver(core: core, seed: seed)
+        var cannotAct = Set<TimerID>()
+        for step in 0..<1500 {
+            let (command, time) = chaos.next()
+            if let effects = try? core.handle(command, at: time) { chaos.record(effects) }
+            for timer in chaos.pending.map(\.timer) + chaos.fired where !cannotAct.contains(timer) {
+                if core.timerCanAct(timer) { live += 1 } else { cannotAct.insert(timer) }
+            }
+            guard step % 25 == 0 else { continue }
+            for timer in cannotAct {
+                checked += 1
+                guard !core.timerCanAct(timer) else {
+                    Issue.record("seed \(seed) step \(step): \(timer) could act again after \(command)")
+                    return
+                }
+                let before = Snapshot(of: core)
+                let effects = try? core.handle(.timerFired(timer), at: core.now)
+                guard effects?.isEmpty ?? true, Snapshot(of: core) == before else {
+                    Issue.record("seed \(seed) step \(step): \(timer) said it could not act, then did: \(effects ?? [])")
+                    return
+                }
+            }
+        }
+    }
+    #expect(checked > 10_000 && live > 1_000, "checked \(checked), live \(live)")
+}

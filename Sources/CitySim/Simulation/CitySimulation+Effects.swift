@@ -5,9 +5,11 @@ import DispatchCore
 extension CitySimulation {
     func apply(_ effects: [Effect], of command: Command) {
         let now = events.now
+        justScheduledSettler = nil
         for effect in effects {
             switch effect {
             case .offer(let driver, let request, let expiresAt):
+                justScheduledSettler = nil
                 rides[request.rawValue].offers += 1
                 let d = Int32(driver.rawValue)
                 let ride = rides[request.rawValue]
@@ -27,6 +29,8 @@ extension CitySimulation {
                 let accepts = behaviourRandom.bernoulli(behaviour.acceptProbability)
                 schedule(.answer(driver: d, request: EventRequest(request), generation: drivers[Int(d)].generation, accepts: accepts),
                          at: now + delay)
+                justScheduledSettler = PendingSettler(request: request.rawValue, driver: d, at: now + delay, settler: .answer,
+                                                      generation: drivers[Int(d)].generation)
             case .offerWithdrawn(let driver, let request):
                 let d = Int32(driver.rawValue)
                 drivers[Int(d)].generation &+= 1  // a pending answer is void
@@ -60,7 +64,7 @@ extension CitySimulation {
                 rides[request.rawValue].dropoffAt = now
                 rides.end(request.rawValue)
             case .wake(let time, let timer):
-                schedule(.coreTimer(EventTimer(timer)), at: time)
+                wake(timer, at: time)
             case .waitingForTaxi, .reservationConfirmed, .reportRecorded, .queueStatus, .arrivalEstimate:
                 break
             }
@@ -101,5 +105,7 @@ extension CitySimulation {
         }
         let pickup = max(arrival, rides[request.rawValue].meetingTime ?? arrival)
         schedule(.reachesPickup(driver: d, request: EventRequest(request), generation: drivers[Int(d)].generation), at: pickup)
+        justScheduledSettler = PendingSettler(request: request.rawValue, driver: d, at: pickup, settler: .pickup,
+                                              generation: drivers[Int(d)].generation)
     }
 }

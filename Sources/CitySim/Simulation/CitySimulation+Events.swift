@@ -11,11 +11,11 @@ extension CitySimulation {
         case .shiftStarts(let d): shiftStarts(d)
         case .shiftEnds(let d): shiftEnds(d)
         case .answer(let d, let request, let generation, let accepts):
-            guard drivers[Int(d)].generation == generation else { return }
-            answer(d, request.id, accepts: accepts)
+            if drivers[Int(d)].generation == generation { answer(d, request.id, accepts: accepts) }
+            settleParked(d, by: .answer, generation: generation)  // acted on or void: the offer's timeout is due now
         case .reachesPickup(let d, let request, let generation):
-            guard drivers[Int(d)].generation == generation else { return }
-            reachPickup(d, request.id)
+            if drivers[Int(d)].generation == generation { reachPickup(d, request.id) }
+            settleParked(d, by: .pickup, generation: generation)
         case .reachesDestination(let d, let request): reachDestination(d, request.id)
         case .turnsAvailable(let d, let generation):
             guard drivers[Int(d)].generation == generation else { return }

@@ -45,6 +45,11 @@ public final class CitySimulation {
     var rides = RideTable()
     var hourly: [HourSample] = []
     var effects: [Effect] = []
+    /// The answer or pickup scheduled by the effect being applied, for the timer effect after it (`wake`).
+    var justScheduledSettler: PendingSettler?
+    /// Whether core timers may wait behind the model's own events (`ParkedTimer`); tests turn it off
+    /// to show that parking changes nothing but the number of events.
+    var parksTimers = true
     var nextCustomer = 0
     var eventCount = 0
     /// Requests made after the warm-up that the core refused (not in `rides`): D12 (the customer

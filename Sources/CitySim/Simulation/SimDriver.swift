@@ -24,6 +24,8 @@ struct SimDriver {
     var pendingPosition: Position?
     /// The queue place the driver had when the current offer reached them: (zone, stamp) of `QueueOrderCheck`.
     var offeredFromZone = -1, offeredFromStamp = 0
+    /// A core timer waiting behind this driver's answer or pickup instead of in the event queue.
+    var parked: ParkedTimer?
     /// Shifts begun (a shift carried on over midnight is one).
     var shiftsStarted = 0
 
