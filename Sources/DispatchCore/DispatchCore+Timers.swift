@@ -64,9 +64,8 @@ extension DispatchCore {
         switch (timer.kind, requests[s].status) {
         case (.offerTimeout, .offered): return timer.generation == requests[s].offerGeneration
         case (.maximumAllowedDelay, .accepted): return timer.generation == requests[s].assignmentGeneration
-        // A patience timer outlives an acceptance: a D9 revocation or a shift's end can hand the
-        // request back to dispatch with the same deadline.
-        case (.patience, .scheduled), (.patience, .pending), (.patience, .offered), (.patience, .accepted):
+        // An acceptance ends patience; a D9 revocation arms a new timer (a new generation).
+        case (.patience, .scheduled), (.patience, .pending), (.patience, .offered):
             return timer.generation == requests[s].patienceGeneration
         case (.reservationAllocation, .scheduled): return requests[s].meetingTime != nil
         default: return false
@@ -97,13 +96,14 @@ extension DispatchCore {
         effects.append(.assignmentRevoked(driver, request.id))
         requests[Int(slot)].excluded.append(taxi)
         // The customer was promised a taxi: they wait for the next one at least as long as the slack.
+        // Patience ended with the acceptance (its timer cannot act while accepted: `timerCanAct`). It is
+        // armed again here with a new generation, even for the same deadline, so that the old timer
+        // stays unable to act and a host may have dropped it.
         let deadline = max(request.patienceDeadline, now + rules.madSlack)
-        if deadline > request.patienceDeadline {
-            requests[Int(slot)].patienceDeadline = deadline
-            requests[Int(slot)].patienceGeneration &+= 1
-            effects.append(.wake(at: deadline, TimerID(kind: .patience, request: request.id,
-                                                       generation: requests[Int(slot)].patienceGeneration)))
-        }
+        requests[Int(slot)].patienceDeadline = deadline
+        requests[Int(slot)].patienceGeneration &+= 1
+        effects.append(.wake(at: deadline, TimerID(kind: .patience, request: request.id,
+                                                   generation: requests[Int(slot)].patienceGeneration)))
         dispatch(slot, effects: &effects)
     }
 

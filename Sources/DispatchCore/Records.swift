@@ -28,7 +28,8 @@ struct RequestRecord: Equatable, Codable {
     var status: RequestStatus
     /// The customer gives up waiting for an acceptance at this time (D7).
     var patienceDeadline: Double
-    /// Which patience deadline the patience timer belongs to (a D9 revocation may extend it).
+    /// Which patience timer is armed: bumped when a D9 revocation arms patience again after an
+    /// acceptance (perhaps for a later deadline).
     var patienceGeneration: UInt32 = 0
     /// D7: the patience deadline passed while an offer was out; if that offer fails the
     /// customer has gone: no further offer, the request ends `expired`.

@@ -72,6 +72,27 @@ import Testing
     #expect(try f.fire(.patience, from: revoked) == [.requestExpired(RequestID(1), CustomerID(1))])
 }
 
+@Test func anAcceptanceEndsPatienceAndARevocationArmsANewTimerForTheSameDeadline() throws {
+    // D7, D9: patience ends when a taxi accepts; a revocation that leaves the deadline as it was
+    // (300 is later than now + madSlack) arms a new timer for it, so the customer still leaves at 300,
+    // and the first timer, which a host may have dropped, can never act again.
+    let f = try Fixture()
+    try f.addDriver(1, at: point(600, 600))  // 200 m, 20 s away: D9's deadline is 10 + 1.5 × 20 + 120 = 160
+    let offered = try f.request(1, from: point(500, 500), patience: 300)
+    let (_, patience) = try #require(offered.wake(.patience))
+    #expect(f.core.timerCanAct(patience))
+    let accepted = try f.send(.accept(DriverID(1), RequestID(1)), at: 10)
+    #expect(!f.core.timerCanAct(patience), "the acceptance ends patience: a host may drop the timer")
+    let (due, delay) = try #require(accepted.wake(.maximumAllowedDelay))
+    #expect(due < 180, "the revocation must come before now + madSlack reaches 300")
+    let revoked = try f.send(.timerFired(delay), at: due)
+    let (at, armed) = try #require(revoked.wake(.patience))
+    #expect(at == 300 && armed != patience && f.core.timerCanAct(armed))
+    #expect(!f.core.timerCanAct(patience), "the first timer stays unable to act")
+    #expect(try f.send(.timerFired(patience), at: 300).isEmpty)
+    #expect(try f.send(.timerFired(armed), at: 300) == [.requestExpired(RequestID(1), CustomerID(1))])
+}
+
 // MARK: - D10 with the zone rule
 
 @Test func aTaxiFreedByACancellationServesItsOwnZoneFirst() throws {

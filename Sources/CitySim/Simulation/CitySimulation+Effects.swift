@@ -6,6 +6,8 @@ extension CitySimulation {
     func apply(_ effects: [Effect], of command: Command) {
         let now = events.now
         justScheduledSettler = nil
+        var patience: [(timer: TimerID, at: Double)] = []  // parked or scheduled once the offer is known
+        defer { for wake in patience { parkPatience(wake.timer, at: wake.at) } }
         for effect in effects {
             switch effect {
             case .offer(let driver, let request, let expiresAt):
@@ -63,6 +65,8 @@ extension CitySimulation {
                 rides[request.rawValue].outcome = .served
                 rides[request.rawValue].dropoffAt = now
                 rides.end(request.rawValue)
+            case .wake(let time, let timer) where timer.kind == .patience && parksTimers:
+                patience.append((timer, time))  // the offer, if any, comes after it in the list
             case .wake(let time, let timer):
                 wake(timer, at: time)
             case .waitingForTaxi, .reservationConfirmed, .reportRecorded, .queueStatus, .arrivalEstimate:

@@ -17,11 +17,27 @@ extension CitySimulation {
         }
     }
 
-    /// The settling event of driver `d` with `generation` has fired: release the timer waiting behind it.
+    /// A customer's patience timer (D7), once the effects that came with it are applied: it waits behind
+    /// the answer to the request's offer if that answer is due first (an acceptance disarms patience).
+    func parkPatience(_ timer: TimerID, at time: Double) {
+        guard let settler = justScheduledSettler, settler.settler == .answer, settler.request == timer.request.rawValue,
+              settler.at < time else { return schedule(.coreTimer(EventTimer(timer)), at: time) }
+        let d = Int(settler.driver)
+        if let earlier = drivers[d].parkedPatience { release(earlier) }
+        drivers[d].parkedPatience = ParkedTimer(timer: EventTimer(timer), due: time, settler: .answer,
+                                                generation: settler.generation)
+    }
+
+    /// The settling event of driver `d` with `generation` has fired: release the timers waiting behind it.
     func settleParked(_ d: Int32, by settler: ParkedTimer.Settler, generation: UInt32) {
-        guard let parked = drivers[Int(d)].parked, parked.settler == settler, parked.generation == generation else { return }
-        drivers[Int(d)].parked = nil
-        release(parked)
+        if let parked = drivers[Int(d)].parked, parked.settler == settler, parked.generation == generation {
+            drivers[Int(d)].parked = nil
+            release(parked)
+        }
+        if let parked = drivers[Int(d)].parkedPatience, parked.settler == settler, parked.generation == generation {
+            drivers[Int(d)].parkedPatience = nil
+            release(parked)
+        }
     }
 
     /// Schedules a parked timer for its due time if it may still act; drops it otherwise.

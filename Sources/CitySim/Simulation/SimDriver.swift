@@ -24,8 +24,11 @@ struct SimDriver {
     var pendingPosition: Position?
     /// The queue place the driver had when the current offer reached them: (zone, stamp) of `QueueOrderCheck`.
     var offeredFromZone = -1, offeredFromStamp = 0
-    /// A core timer waiting behind this driver's answer or pickup instead of in the event queue.
+    /// A core timer waiting behind this driver's answer (an offer's timeout) or pickup (D9) instead of
+    /// in the event queue.
     var parked: ParkedTimer?
+    /// A customer's patience timer waiting behind this driver's answer to the customer's offer.
+    var parkedPatience: ParkedTimer?
     /// Shifts begun (a shift carried on over midnight is one).
     var shiftsStarted = 0
 
