@@ -102,8 +102,10 @@ extension DispatchCore {
         let deadline = max(request.patienceDeadline, now + rules.madSlack)
         requests[Int(slot)].patienceDeadline = deadline
         requests[Int(slot)].patienceGeneration &+= 1
-        effects.append(.wake(at: deadline, TimerID(kind: .patience, request: request.id,
-                                                   generation: requests[Int(slot)].patienceGeneration)))
+        if deadline.isFinite {  // an infinitely patient customer has no patience timer
+            effects.append(.wake(at: deadline, TimerID(kind: .patience, request: request.id,
+                                                       generation: requests[Int(slot)].patienceGeneration)))
+        }
         dispatch(slot, effects: &effects)
     }
 

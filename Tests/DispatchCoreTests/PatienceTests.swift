@@ -93,6 +93,19 @@ import Testing
     #expect(try f.send(.timerFired(armed), at: 300) == [.requestExpired(RequestID(1), CustomerID(1))])
 }
 
+@Test func aRevokedCustomerWithInfinitePatienceGetsNoPatienceTimer() throws {
+    // D7, D9: an infinitely patient customer never expires, so a revocation asks for no wake-up
+    // (a wake at infinity would stop a host's clock there).
+    let f = try Fixture()
+    try f.addDriver(1, at: point(600, 600))
+    _ = try f.request(1, from: point(500, 500), patience: .infinity)
+    let accepted = try f.send(.accept(DriverID(1), RequestID(1)), at: 10)
+    let revoked = try f.fire(.maximumAllowedDelay, from: accepted)
+    #expect(revoked.contains(.assignmentRevoked(DriverID(1), RequestID(1))))
+    #expect(revoked.allSatisfy { if case .wake(let at, _) = $0 { at.isFinite } else { true } }, "\(revoked)")
+    #expect(revoked.wake(.patience) == nil)
+}
+
 // MARK: - D10 with the zone rule
 
 @Test func aTaxiFreedByACancellationServesItsOwnZoneFirst() throws {
