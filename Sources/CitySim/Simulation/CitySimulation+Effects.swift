@@ -6,8 +6,10 @@ extension CitySimulation {
     func apply(_ effects: [Effect], of command: Command) {
         let now = events.now
         justScheduledSettler = nil
-        var patience: [(timer: TimerID, at: Double)] = []  // parked or scheduled once the offer is known
-        defer { for wake in patience { parkPatience(wake.timer, at: wake.at) } }
+        // Patience timers are parked or scheduled once the offer after them is known. A command issued
+        // while these effects are applied (a shift's end) applies its own above this mark.
+        let patienceMark = deferredPatience.count
+        defer { if deferredPatience.count > patienceMark { settleDeferredPatience(from: patienceMark) } }
         for effect in effects {
             switch effect {
             case .offer(let driver, let request, let expiresAt):
@@ -66,7 +68,7 @@ extension CitySimulation {
                 rides[request.rawValue].dropoffAt = now
                 rides.end(request.rawValue)
             case .wake(let time, let timer) where timer.kind == .patience && parksTimers:
-                patience.append((timer, time))  // the offer, if any, comes after it in the list
+                deferredPatience.append((timer, time))  // the offer, if any, comes after it in the list
             case .wake(let time, let timer):
                 wake(timer, at: time)
             case .waitingForTaxi, .reservationConfirmed, .reportRecorded, .queueStatus, .arrivalEstimate:

@@ -17,9 +17,15 @@ extension CitySimulation {
         }
     }
 
+    /// Parks or schedules the patience timers deferred from `mark` on (`parkPatience`), and forgets them.
+    func settleDeferredPatience(from mark: Int) {
+        for i in mark..<deferredPatience.count { parkPatience(deferredPatience[i].timer, at: deferredPatience[i].at) }
+        deferredPatience.removeSubrange(mark...)
+    }
+
     /// A customer's patience timer (D7), once the effects that came with it are applied: it waits behind
-    /// the answer to the request's offer if that answer is due first (an acceptance disarms patience).
-    func parkPatience(_ timer: TimerID, at time: Double) {
+    /// the answer to the request's offer if that answer is due first (patience cannot act once accepted).
+    private func parkPatience(_ timer: TimerID, at time: Double) {
         guard let settler = justScheduledSettler, settler.settler == .answer, settler.request == timer.request.rawValue,
               settler.at < time else { return schedule(.coreTimer(EventTimer(timer)), at: time) }
         let d = Int(settler.driver)

@@ -47,6 +47,8 @@ public final class CitySimulation {
     var effects: [Effect] = []
     /// The answer or pickup scheduled by the effect being applied, for the timer effect after it (`wake`).
     var justScheduledSettler: PendingSettler?
+    /// Patience timers of the effects being applied, waiting for the offer that follows them (`apply`).
+    var deferredPatience: [(timer: TimerID, at: Double)] = []
     /// Whether core timers may wait behind the model's own events (`ParkedTimer`); tests turn it off
     /// to show that parking changes nothing but the number of events.
     var parksTimers = true
