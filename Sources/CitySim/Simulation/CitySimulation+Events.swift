@@ -12,7 +12,7 @@ extension CitySimulation {
         case .shiftEnds(let d): shiftEnds(d)
         case .answer(let d, let request, let generation, let accepts):
             if drivers[Int(d)].generation == generation { answer(d, request.id, accepts: accepts) }
-            settleParked(d, by: .answer, generation: generation)  // acted on or void: the offer's timeout is due now
+            settleParked(d, by: .answer, generation: generation)  // acted on or void: release what waits behind it
         case .reachesPickup(let d, let request, let generation):
             if drivers[Int(d)].generation == generation { reachPickup(d, request.id) }
             settleParked(d, by: .pickup, generation: generation)
