@@ -70,6 +70,9 @@ import Testing
             try await fixture.host.execute(.addDriver(DriverID(99), taxiCode: "TX-99"))  // a command after the ride left memory
             try #require(try await fixture.host.checkpoint() != nil)
             #expect(try await fixture.host.deleteExpiredArchive() == 1)
+            let text = try await MetricsTests.scrape(client)
+            #expect(MetricsTests.sample(text, "citysim_archive_rides_deleted") == 1, "GET /metrics counts the deletion")
+            #expect(MetricsTests.sample(text, "citysim_rides_archived") == 1, "and still counts the ride as archived")
             let token = try await client.login("ana@example.com", "customer-password")  // the first expired
             #expect(try await client.call(.get, "/v1/rides/\(ride.id)", token: token).status == .notFound)
             #expect(try await client.call(.get, "/v1/rides", token: token).decode(RideList.self).rides.isEmpty)

@@ -53,7 +53,9 @@ extension DispatchHost {
     public func deleteExpiredArchive() async throws -> Int {
         guard let retention = archiveRetention, let restorable = restorableFrom else { return 0 }
         let cutoff = min(max(clock.now(), core.now) - retention, restorable)
-        return try await store.deleteArchivedRides(endedBefore: cutoff)
+        let deleted = try await store.deleteArchivedRides(endedBefore: cutoff)
+        archiveRidesDeleted += deleted
+        return deleted
     }
 
     /// After a replay, takes out of memory again the rides the store has archived, so a restarted

@@ -14,6 +14,8 @@ public struct OperationalState: Sendable, Equatable {
     public var pendingTimers: Int
     /// Rides archived out of memory (`archiveEnded`), all states together.
     public var archivedRides: Int
+    /// Archived rides deleted by the retention (`archive_retain_days`) since the host started.
+    public var archiveRidesDeleted = 0
     /// Open event streams of customers and of drivers.
     public var subscribers: [(String, Int)]
     /// Commands logged after the newest checkpoint (what a restart would replay), and that checkpoint.
@@ -27,7 +29,8 @@ public struct OperationalState: Sendable, Equatable {
     public static func == (a: OperationalState, b: OperationalState) -> Bool {
         a.ridesByState.elementsEqual(b.ridesByState, by: ==) && a.queueLengths == b.queueLengths
             && a.waitingCustomers == b.waitingCustomers && a.availableTaxis == b.availableTaxis
-            && a.pendingTimers == b.pendingTimers && a.archivedRides == b.archivedRides && a.subscribers.elementsEqual(b.subscribers, by: ==)
+            && a.pendingTimers == b.pendingTimers && a.archivedRides == b.archivedRides
+            && a.archiveRidesDeleted == b.archiveRidesDeleted && a.subscribers.elementsEqual(b.subscribers, by: ==)
             && a.commandsSinceCheckpoint == b.commandsSinceCheckpoint && a.checkpoint == b.checkpoint
     }
 }
@@ -50,7 +53,7 @@ extension DispatchHost {
             waitingCustomers: counts[Self.stateIndex(.pending)],
             availableTaxis: core.availableTaxiCount,
             pendingTimers: timers.count,
-            archivedRides: archivedCounts.values.reduce(0, +),
+            archivedRides: archivedCounts.values.reduce(0, +), archiveRidesDeleted: archiveRidesDeleted,
             subscribers: [("customer", customers), ("driver", drivers)],
             commandsSinceCheckpoint: commandsSinceCheckpoint, checkpoint: lastCheckpoint)
     }

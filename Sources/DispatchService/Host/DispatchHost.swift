@@ -60,6 +60,8 @@ public actor DispatchHost {
     var archiving = false
     /// Archived rides are deleted this long (service clock) after they end (nil: kept for ever); see `deleteExpiredArchive`.
     var archiveRetention: Double?
+    /// Archived rides the retention has deleted since this host started (`deleteExpiredArchive`).
+    var archiveRidesDeleted = 0
     /// `HostCheckpoint.restorableFrom` of the newest checkpoint; nil when there is none (a restart replays
     /// the whole log, so any ride may come back and retention deletes nothing).
     var restorableFrom: Double?

@@ -121,6 +121,8 @@ public final class ServiceMetrics: Sendable {
         gauge("citysim_pending_timers", "Timers the host will fire (offers, maximum allowed delays, reservations).")
             .set(Double(state.pendingTimers))
         gauge("citysim_rides_archived", "Rides archived out of memory (all states).").set(Double(state.archivedRides))
+        gauge("citysim_archive_rides_deleted", "Archived rides deleted by archive_retain_days since the process started.")
+            .set(Double(state.archiveRidesDeleted))
         gauge("citysim_command_log_rows_since_checkpoint",
               "Commands logged after the newest checkpoint: the log rows a restart replays.")
             .set(Double(state.commandsSinceCheckpoint))
