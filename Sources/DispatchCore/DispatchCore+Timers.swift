@@ -7,42 +7,35 @@ extension DispatchCore {
     /// may fire early; the core must not act on a minute that has not passed).
     func timerFired(_ timer: TimerID, effects: inout [Effect]) throws(DispatchError) {
         if timer.kind == .batchEpoch {
-            guard timer.generation == batchEpochGeneration, let due = batchEpochDue else { return }
+            guard timerCanAct(timer), let due = batchEpochDue else { return }
             if now < due { effects.append(.wake(at: due, timer)) } else { runBatch(effects: &effects) }
             return
         }
         let slot = try slot(of: timer.request)
-        guard slot >= 0 else { return }  // the request has ended: every timer of it is stale
+        // Stale (an earlier offer, assignment or deadline; an ended request): the one test `timerCanAct` uses.
+        guard canAct(timer, on: slot) else { return }
         // Fields read in place: most timers are stale, and copying the whole record to check a
         // generation was the larger part of the loop's memmove (perf, city-scale).
         let s = Int(slot)
-        switch timer.kind {
-        case .offerTimeout:  // D4
-            guard case .offered(let driver) = requests[s].status, timer.generation == requests[s].offerGeneration else { return }
+        switch (timer.kind, requests[s].status) {
+        case (.offerTimeout, .offered(let driver)):  // D4
             let expiresAt = requests[s].offerExpiresAt
             guard now >= expiresAt else { return effects.append(.wake(at: expiresAt, timer)) }
             offerLapsed(slot, driver: driver, effects: &effects)
-        case .maximumAllowedDelay:  // D9
-            guard case .accepted(let driver) = requests[s].status, timer.generation == requests[s].assignmentGeneration else { return }
+        case (.maximumAllowedDelay, .accepted(let driver)):  // D9
             let deadline = requests[s].pickupDeadline
             guard now >= deadline else { return effects.append(.wake(at: deadline, timer)) }
             revokeLateAssignment(slot, driver: driver, effects: &effects)
-        case .patience:  // D7
-            guard timer.generation == requests[s].patienceGeneration else { return }
-            switch requests[s].status {
-            case .pending, .offered:
-                let deadline = requests[s].patienceDeadline
-                guard now >= deadline else { return effects.append(.wake(at: deadline, timer)) }
-                patienceRanOut(slot, effects: &effects)
-            default: return
-            }
-        case .reservationAllocation:  // D11
-            guard requests[s].status == .scheduled, let meeting = requests[s].meetingTime else { return }
-            let due = meeting - rules.allocationLead
+        case (.patience, .pending), (.patience, .offered):  // D7
+            let deadline = requests[s].patienceDeadline
+            guard now >= deadline else { return effects.append(.wake(at: deadline, timer)) }
+            patienceRanOut(slot, effects: &effects)
+        case (.reservationAllocation, _):  // D11 (`canAct`: still scheduled, with a meeting time)
+            let due = requests[s].meetingTime! - rules.allocationLead
             guard now >= due else { return effects.append(.wake(at: due, timer)) }
             dispatch(slot, effects: &effects)
-        case .batchEpoch:
-            return
+        default:
+            return  // a reservation's patience before its allocation: nothing to do yet
         }
     }
 

@@ -4,46 +4,41 @@ import DispatchCore
 
 extension CitySimulation {
     /// The core asked to be woken at `time`: park the timer behind the settling event just scheduled
-    /// for it, or schedule it.
+    /// for its request if that event comes first, or schedule it. (Patience timers come here once the
+    /// effects around them are applied: `settleDeferredPatience`.)
     func wake(_ timer: TimerID, at time: Double) {
-        if parksTimers, let settler = justScheduledSettler, settler.request == timer.request.rawValue, settler.at < time,
-           settler.settler == (timer.kind == .offerTimeout ? .answer : timer.kind == .maximumAllowedDelay ? .pickup : nil) {
-            let d = Int(settler.driver)
-            if let earlier = drivers[d].parked { release(earlier) }
-            drivers[d].parked = ParkedTimer(timer: EventTimer(timer), due: time, settler: settler.settler,
-                                            generation: settler.generation)
-        } else {
-            schedule(.coreTimer(EventTimer(timer)), at: time)
-        }
-    }
-
-    /// Parks or schedules the patience timers deferred from `mark` on (`parkPatience`), and forgets them.
-    func settleDeferredPatience(from mark: Int) {
-        for i in mark..<deferredPatience.count { parkPatience(deferredPatience[i].timer, at: deferredPatience[i].at) }
-        deferredPatience.removeSubrange(mark...)
-    }
-
-    /// A customer's patience timer (D7), once the effects that came with it are applied: it waits behind
-    /// the answer to the request's offer if that answer is due first (patience cannot act once accepted).
-    private func parkPatience(_ timer: TimerID, at time: Double) {
-        guard let settler = justScheduledSettler, settler.settler == .answer, settler.request == timer.request.rawValue,
-              settler.at < time else { return schedule(.coreTimer(EventTimer(timer)), at: time) }
+        guard parksTimers, let settler = justScheduledSettler, settler.request == timer.request.rawValue,
+              settler.at < time, settler.settler == ParkedTimer.Settler.settling(timer.kind)
+        else { return schedule(.coreTimer(EventTimer(timer)), at: time) }
+        let parked = ParkedTimer(timer: EventTimer(timer), due: time, settler: settler.settler, generation: settler.generation)
         let d = Int(settler.driver)
-        if let earlier = drivers[d].parkedPatience { release(earlier) }
-        drivers[d].parkedPatience = ParkedTimer(timer: EventTimer(timer), due: time, settler: .answer,
-                                                generation: settler.generation)
+        if timer.kind == .patience { park(parked, in: &drivers[d].parkedPatience) } else { park(parked, in: &drivers[d].parked) }
+    }
+
+    /// Wakes for the patience timers deferred from `mark` on, and forgets them.
+    func settleDeferredPatience(from mark: Int) {
+        for i in mark..<deferredPatience.count { wake(deferredPatience[i].timer, at: deferredPatience[i].at) }
+        deferredPatience.removeSubrange(mark...)
     }
 
     /// The settling event of driver `d` with `generation` has fired: release the timers waiting behind it.
     func settleParked(_ d: Int32, by settler: ParkedTimer.Settler, generation: UInt32) {
-        if let parked = drivers[Int(d)].parked, parked.settler == settler, parked.generation == generation {
-            drivers[Int(d)].parked = nil
-            release(parked)
-        }
-        if let parked = drivers[Int(d)].parkedPatience, parked.settler == settler, parked.generation == generation {
-            drivers[Int(d)].parkedPatience = nil
-            release(parked)
-        }
+        settle(&drivers[Int(d)].parked, by: settler, generation: generation)
+        settle(&drivers[Int(d)].parkedPatience, by: settler, generation: generation)
+    }
+
+    /// Puts `parked` in `slot`, releasing the timer that was there (its settling event has not fired,
+    /// but a newer offer or assignment of the driver means it no longer will for that timer).
+    private func park(_ parked: ParkedTimer, in slot: inout ParkedTimer?) {
+        if let earlier = slot { release(earlier) }
+        slot = parked
+    }
+
+    /// Releases the timer in `slot` if it waits behind this settling event.
+    private func settle(_ slot: inout ParkedTimer?, by settler: ParkedTimer.Settler, generation: UInt32) {
+        guard let parked = slot, parked.settler == settler, parked.generation == generation else { return }
+        slot = nil
+        release(parked)
     }
 
     /// Schedules a parked timer for its due time if it may still act; drops it otherwise.

@@ -19,6 +19,16 @@ struct ParkedTimer {
         case answer
         /// `SimEvent.reachesPickup`: the taxi reaches the customer.
         case pickup
+
+        /// The event a timer of `kind` may wait behind: the answer settles an offer's timeout and the
+        /// customer's patience, the pickup settles D9; nil for the others.
+        static func settling(_ kind: TimerID.Kind) -> Settler? {
+            switch kind {
+            case .offerTimeout, .patience: return .answer
+            case .maximumAllowedDelay: return .pickup
+            case .reservationAllocation, .batchEpoch: return nil
+            }
+        }
     }
 
     let timer: EventTimer
