@@ -31,6 +31,13 @@ final class CityModel {
     private let zoneBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)
     /// Scratch buffer of `drawDestination`'s proposal weights (no allocation per trip).
     private var proposalWeights: [Double] = []
+    /// Per hotspot: the disc lies wholly inside the zones of a grid city, so `drawHotspot` never draws again and
+    /// `drawDestination` may screen its proposals by radius (`HotspotScreen`). False in a road city.
+    private let screenableHotspots: [Bool]
+    /// Whether `drawDestination` screens hotspot proposals by radius; off only in the tests that compare both paths.
+    var screensHotspotProposals = true
+    /// Hotspot proposals rejected by the radius screen so far (read by tests).
+    private(set) var screenedProposals = 0
 
     init(scenario: Scenario) throws {
         let city = scenario.city
@@ -63,6 +70,10 @@ final class CityModel {
         zoneBounds = geometry.layout.bounds
         minimumTripMetres = scenario.demand.minTripKm * 1000
         maximumTripMetres = (scenario.demand.maxTripKm ?? .infinity) * 1000
+        let layout = geometry.layout, bounds = zoneBounds
+        screenableHotspots = hotspots.map { spot in
+            roads == nil && HotspotScreen.discInside(layout, bounds: bounds, centre: spot.centre, radius: spot.radius)
+        }
     }
 
     /// A trip origin.
@@ -145,6 +156,18 @@ final class CityModel {
                     destination = Position(x: square.minX + random.uniform() * (square.maxX - square.minX),
                                            y: square.minY + random.uniform() * (square.maxY - square.minY))
                     guard geometry.contains(destination) else { continue }
+                } else if screensHotspotProposals && screenableHotspots[choice - 1] {
+                    let spot = hotspots[choice - 1]
+                    let u = random.uniform(), v = random.uniform()
+                    let r = spot.radius * u.squareRoot()
+                    // The same two draws `drawHotspot` makes (its disc is whole, so it never draws again), but a
+                    // radius that keeps every point of its circle out of the band needs no angle.
+                    if !HotspotScreen.circleMayMeetBand(origin: origin, centre: spot.centre, radius: r, manhattan: manhattanTrips,
+                                                        minimum: minimumTripMetres, maximum: maximumTripMetres) {
+                        screenedProposals &+= 1
+                        continue
+                    }
+                    destination = HotspotScreen.point(centre: spot.centre, r: r, v: v)
                 } else {
                     destination = drawHotspot(choice - 1, random)
                 }
@@ -199,8 +222,8 @@ final class CityModel {
         // not clipped (clipping would pile their probability onto the edges). The centre lies in a zone
         // (scenario validation).
         while true {
-            let r = spot.radius * random.uniform().squareRoot(), angle = 2 * Double.pi * random.uniform()
-            let p = Position(x: spot.centre.x + r * cos(angle), y: spot.centre.y + r * sin(angle))
+            let r = spot.radius * random.uniform().squareRoot()
+            let p = HotspotScreen.point(centre: spot.centre, r: r, v: random.uniform())
             if geometry.contains(p) { return p }
         }
     }
