@@ -47,8 +47,8 @@ extension DispatchCore {
             let recorded = openRequestOfCustomer[request.customer] == request.id
             if !request.isReservation != recorded { problems.append("\(request.id): open-request record of \(request.customer) is wrong (D12)") }
         }
-        for (customer, id) in openRequestOfCustomer where (knownSlot(of: id) ?? -1) < 0 {
-            problems.append("\(customer)'s open request \(id) is not open (D12)")
+        openRequestOfCustomer.forEach { customer, id in
+            if (knownSlot(of: id) ?? -1) < 0 { problems.append("\(customer)'s open request \(id) is not open (D12)") }
         }
         for (slot, request) in engagedRequestOfDriver where engagedDriverOfRequest[request] != drivers[Int(slot)].id {
             problems.append("\(drivers[Int(slot)].id) is engaged in \(request), which does not name it")

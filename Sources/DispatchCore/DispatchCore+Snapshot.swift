@@ -22,7 +22,7 @@ extension DispatchCore {
         var directory: RequestDirectory
         var queues: ZoneQueues
         var index: AvailableTaxiIndex
-        var openRequestOfCustomer: [CustomerID: RequestID]
+        var openRequestOfCustomer: OpenRequestTable
         var customerBadEvaluations: [CustomerID: Int]
         var waiting: [Int32]
         var waitingHead: Int

@@ -50,7 +50,7 @@ public final class DispatchCore {
     var queues: ZoneQueues
     var index: AvailableTaxiIndex
     /// D12: each customer's open immediate request.
-    var openRequestOfCustomer: [CustomerID: RequestID] = [:]
+    var openRequestOfCustomer = OpenRequestTable()
     /// D13: bad evaluations received by customers from drivers.
     var customerBadEvaluations: [CustomerID: Int] = [:]
     /// Requests waiting for a taxi, oldest first (lazy: entries no longer waiting are skipped).

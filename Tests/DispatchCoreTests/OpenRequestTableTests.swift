@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import DispatchCore
+
+/// D12's open-request table against the `Dictionary` it replaces.
+@Suite("Open-request table (D12)")
+struct OpenRequestTableTests {
+    /// A small deterministic generator (SplitMix64), so a failure replays.
+    struct Mix {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    }
+
+    @Test("any sequence of filings, refilings and strikings leaves the table answering as a dictionary would",
+          arguments: [1, 2, 3])
+    func randomOperationsAgreeWithADictionary(seed: UInt64) {
+        var mix = Mix(state: seed)
+        var table = OpenRequestTable(), model: [CustomerID: RequestID] = [:]
+        // Few distinct customers and long runs of each operation: clusters form, grow and are broken up
+        // by removals, which is where backward shift can go wrong.
+        let universe = [0, 1, 2, 3, 7, 8, 15, 16, -1, -8, Int.min, Int.max] + (0..<300).map { $0 * 4_096 }
+        for step in 0..<40_000 {
+            let customer = CustomerID(universe[mix.below(universe.count)])
+            let phase = (step / 2_000) % 3  // mostly adding, mixed, mostly removing
+            let removes = mix.below(10) < [2, 5, 8][phase]
+            if removes {
+                table[customer] = nil
+                model[customer] = nil
+            } else {
+                let request = RequestID(mix.below(1_000_000))
+                table[customer] = request
+                model[customer] = request
+            }
+            if step % 97 == 0 {
+                #expect(table.count == model.count, "step \(step)")
+                for candidate in universe.map(CustomerID.init) where table[candidate] != model[candidate] {
+                    Issue.record("step \(step): \(candidate) -> \(String(describing: table[candidate])), expected \(String(describing: model[candidate]))")
+                    return
+                }
+            }
+        }
+        #expect(table.dictionary == model)
+        #expect(model.count > 10, "the run ends with customers filed")
+    }
+
+    @Test("two tables with the same pairs filed in different orders are equal; a different request is not")
+    func equalityIsOfPairsNotLayout() {
+        let customers = (0..<100).map { CustomerID($0 * 8) }
+        var forward = OpenRequestTable(), backward = OpenRequestTable()
+        for c in customers { forward[c] = RequestID(c.rawValue + 1) }
+        for c in customers.reversed() { backward[c] = RequestID(c.rawValue + 1) }
+        // Filed and struck off again: the same pairs in a table that grew further.
+        for extra in 1_000..<1_400 { backward[CustomerID(extra)] = RequestID(0) }
+        for extra in 1_000..<1_400 { backward[CustomerID(extra)] = nil }
+        #expect(forward == backward)
+        backward[customers[5]] = RequestID(-7)
+        #expect(forward != backward)
+    }
+
+    @Test("a table is encoded exactly as the dictionary of its pairs, and decodes back")
+    func encodingIsTheDictionarys() throws {
+        var table = OpenRequestTable()
+        for c in 0..<50 { table[CustomerID(c * 3)] = RequestID(c) }
+        let pairs = table.dictionary
+        let decoded = try JSONDecoder().decode(OpenRequestTable.self, from: JSONEncoder().encode(table))
+        #expect(decoded == table)
+        let asDictionary = try JSONDecoder().decode([CustomerID: RequestID].self, from: JSONEncoder().encode(table))
+        #expect(asDictionary == pairs)
+    }
+}
