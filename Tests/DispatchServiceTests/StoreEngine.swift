@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import PostgresNIO
 import Testing
 @testable import DispatchService
@@ -62,6 +63,31 @@ final class StoreSite: @unchecked Sendable {
             let store = try await PostgresDispatchStore(url: try #require(postgresURL))
             opened.append(store)
             return store
+        }
+    }
+
+    /// The schema an older build left: SQLite's file, or a PostgreSQL store that ran only the older migrations.
+    enum OldSchema {
+        case sqlite(DatabaseQueue)
+        case postgres(PostgresDispatchStore)
+    }
+
+    /// Runs `body` on this site's data with the schema migrated only through `version` (SQLite, PostgreSQL),
+    /// as a build of that version left it; the next `open()` brings it up to date.
+    func withSchema(through version: String, _ body: (OldSchema) async throws -> Void) async throws {
+        switch engine {
+        case .memory: Issue.record("the in-memory store has no schema")
+        case .sqlite:
+            let queue = try DatabaseQueue(path: folder.path("service.sqlite"))
+            try SQLiteDispatchStore.migrator.migrate(queue, upTo: version)
+            try await body(.sqlite(queue))
+            try queue.close()
+        case .postgres:
+            let end = try #require(PostgresDispatchStore.migrations.firstIndex { $0.name == version })
+            let store = try await PostgresDispatchStore(url: try #require(postgresURL),
+                                                        migrations: Array(PostgresDispatchStore.migrations[...end]))
+            opened.append(store)
+            try await body(.postgres(store))
         }
     }
 

@@ -4,8 +4,8 @@ import Testing
 
 /// The end-state check: acknowledged rides against the service's state.
 @Suite struct EndStateCheckTests {
-    func server(_ rides: [Int: String], violations: [String] = []) -> WireServiceState {
-        WireServiceState(now: 0, clockRate: 1, counts: [:],
+    func server(_ rides: [Int: String], counts: [String: Int] = [:], violations: [String] = []) -> WireServiceState {
+        WireServiceState(now: 0, clockRate: 1, counts: counts,
                          rides: rides.sorted { $0.key < $1.key }.map { .init(id: $0.key, status: $0.value) },
                          invariantViolations: violations, replayRefusals: 0)
     }
@@ -23,6 +23,28 @@ import Testing
         #expect(!check.holds)
         #expect(check.lost == [2])
         #expect(check.summary.contains("lost: 1"))
+    }
+
+    /// The service counts 5 rides and lists 2: its retention deleted 3, so 3 acknowledged rides may be missing.
+    @Test func acknowledgedRidesNoMoreThanTheRetentionDeletedAreNotLost() {
+        let check = EndStateCheck(acknowledged: [1: "completed", 2: "rejected", 3: "offered", 4: "completed", 5: "pending"],
+                                  server: server([4: "completed", 5: "pending"], counts: ["completed": 3, "rejected": 1, "pending": 1]))
+        #expect(check.holds, "\(check.summary)")
+        #expect(check.missing == [1, 2, 3] && check.lost.isEmpty)
+        #expect(check.deletedByRetention == 3)
+        #expect(check.summary == "nothing lost, invariants hold: 5 acknowledged, 2 on the server "
+                + "(0 never acknowledged to the client), 3 deleted by the service's retention")
+    }
+
+    /// One missing ride more than the retention deleted is a loss; a count cannot say which, so all are listed.
+    @Test func moreMissingRidesThanTheRetentionDeletedAreALoss() {
+        let check = EndStateCheck(acknowledged: [1: "completed", 2: "rejected", 3: "completed", 4: "completed"],
+                                  server: server([4: "completed"], counts: ["completed": 2, "rejected": 1]))
+        #expect(!check.holds)
+        #expect(check.deletedByRetention == 2)
+        #expect(check.lost == [1, 2, 3])
+        #expect(check.summary.contains("lost: 3 acknowledged rides missing (more than the 2 deleted), e.g. 1, 2, 3"),
+                "\(check.summary)")
     }
 
     @Test func aFinishedRideInAnotherStateIsReported() {

@@ -23,7 +23,12 @@ public final class PostgresDispatchStore: DispatchStore {
     /// Connects, creates the URL's schema when it names one, and migrates the tables.
     /// - Throws: `PostgresUnavailable` when the server cannot be reached or refuses the login or the
     ///   database (the pool alone would retry for ever); the server's error when it refuses the schema.
-    public init(url: PostgresURL) async throws {
+    public convenience init(url: PostgresURL) async throws {
+        try await self.init(url: url, migrations: Self.migrations)
+    }
+
+    /// The same, running only `migrations` (a prefix of `migrations`: tests build an older schema with it).
+    init(url: PostgresURL, migrations: [PostgresMigrator.Migration]) async throws {
         var logger = Logger(label: "citysim.postgres")
         logger.logLevel = .warning
         self.logger = logger
@@ -37,7 +42,7 @@ public final class PostgresDispatchStore: DispatchStore {
                 // An identifier cannot be a bound parameter; `PostgresURL` admits only [a-z_][a-z0-9_]*.
                 try await client.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
             }
-            try await PostgresMigrator(client: client, logger: logger).migrate(Self.migrations)
+            try await PostgresMigrator(client: client, logger: logger).migrate(migrations)
         } catch {
             running.cancel()
             throw error
