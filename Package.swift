@@ -93,6 +93,8 @@ let package = Package(
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            // The OTLP/HTTP span exporter's client (already built for ServiceLoad; no new package).
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ], resources: [.copy("Resources/openapi.json"), .copy("Resources/web")]),
         // The load generator: plays a scenario (or a closed-loop burst) against a running
         // service over HTTP, measures latency per endpoint and checks the end state.

@@ -3,6 +3,7 @@ import DispatchCore
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import Tracing
 import UnixSignals
 
 /// Assembles the service from a config: store, dispatch host, accounts, first administrator.
@@ -19,6 +20,9 @@ public struct DispatchServiceApp: Sendable {
     let planner: PlannerService
     /// What `GET /metrics` exports; the host records its command-log commits here.
     public let metrics: ServiceMetrics
+    /// The tracer and its exporter when the config's `tracing` names an endpoint; nil = spans go to the
+    /// process's tracer (a no-op unless bootstrapped).
+    public let tracing: ServiceTracing?
     /// What `GET /health/ready` answers; not ready once graceful shutdown begins.
     public let readiness = Readiness()
 
@@ -47,7 +51,12 @@ public struct DispatchServiceApp: Sendable {
         } else {
             serviceClock = SystemClock()
         }
-        let host = try await DispatchHost(store: store, clock: serviceClock) { try scenario.makeDispatchCore() }
+        let metrics = ServiceMetrics()
+        let tracing = config.tracing.flatMap { ServiceTracing(settings: $0, metrics: metrics, logger: Self.logger(config, "citysim.tracing")) }
+        let host = try await DispatchHost(store: store, clock: serviceClock,
+                                          tracer: tracing.map { $0.tracer as any Tracer } ?? InstrumentationSystem.tracer) {
+            try scenario.makeDispatchCore()
+        }
         if let scaled = serviceClock as? ScaledClock { scaled.resume(atLeast: await host.coreTime) }
         let plannerStore: any PlannerStore = if let plannerStore { plannerStore }
             else if let sqlite = store as? SQLiteDispatchStore { try SQLitePlannerStore(sharing: sqlite) }
@@ -72,11 +81,10 @@ public struct DispatchServiceApp: Sendable {
         await host.archiveEndedRides(after: config.archiveAfterS ?? ServiceConfig.defaultArchiveAfter)
         await host.retainArchive(for: config.archiveRetainDays.map { $0 * 86_400 })
         await host.checkpoint(under: (config.checkpoint ?? CheckpointSettings()).policy)
-        let metrics = ServiceMetrics()
         await host.measure(with: metrics)
         return DispatchServiceApp(config: config, host: host, accounts: accounts,
                                   planner: PlannerService(store: plannerStore, host: host, transit: transit),
-                                  metrics: metrics)
+                                  metrics: metrics, tracing: tracing)
     }
 
     /// The config's store: its SQLite file, or a pool of connections to its PostgreSQL database.
@@ -100,7 +108,8 @@ public struct DispatchServiceApp: Sendable {
         logger.info("citysim serve: stopped")
     }
 
-    /// The service's parts as one `ServiceGroup`, started in this order and stopped in reverse: the
+    /// The service's parts as one `ServiceGroup`, started in this order and stopped in reverse: the span
+    /// exporter (when tracing is on; stopped last, so it sends the spans of the drained requests), the
     /// PostgreSQL pool, the timer loop, the HTTP server (Hummingbird's `Application`), the drain. On
     /// graceful shutdown (one of `signals`, or `triggerGracefulShutdown()`) readiness turns 503 and the
     /// event streams end, the server stops accepting and drains the requests in flight, the timer loop
@@ -117,6 +126,7 @@ public struct DispatchServiceApp: Sendable {
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger)
         var services: [any Service] = []
+        if let tracing { services.append(tracing.exporter) }
         if let postgres = host.store as? PostgresDispatchStore { services.append(StorePoolService(store: postgres)) }
         services += [TimerService(host: host, logger: logger), app, DrainService(host: host, readiness: readiness)] as [any Service]
         var configuration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: signals, logger: logger)
@@ -125,8 +135,11 @@ public struct DispatchServiceApp: Sendable {
     }
 
     /// The service's logger, at the config's level.
-    var logger: Logger {
-        var logger = Logger(label: "citysim.service")
+    var logger: Logger { Self.logger(config, "citysim.service") }
+
+    /// A logger with this label at the config's level.
+    static func logger(_ config: ServiceConfig, _ label: String) -> Logger {
+        var logger = Logger(label: label)
         logger.logLevel = (config.log ?? LogSettings()).loggerLevel
         return logger
     }

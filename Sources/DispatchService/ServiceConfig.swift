@@ -23,11 +23,12 @@ import Yams
 /// archive_retain_days: 365      # optional; archived rides are deleted this long after they end (default: kept for ever)
 /// checkpoint: { every_commands: 100000, every_s: 300 }   # snapshot the state and cut the command log (0 = never)
 /// log: { level: info, format: text, requests: debug }   # format json: one JSON object a line
+/// tracing: { otlp_endpoint: "http://localhost:4318", service_name: citysim }   # optional; spans as OTLP/HTTP JSON
 /// ```
 ///
 /// Read strictly by `load(path:environment:)` (see `ServiceConfigReader`): an unknown key is an error;
 /// every key can be set from the environment (`CITYSIM_PORT`, `CITYSIM_ADMIN_PASSWORD`,
-/// `CITYSIM_PLANNER_ORIGIN_LAT`, …); `database_file` and `admin.password_file` read a secret from a file.
+/// `CITYSIM_PLANNER_ORIGIN_LAT`, …, and OpenTelemetry's `OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_SERVICE_NAME`); `database_file` and `admin.password_file` read a secret from a file.
 public struct ServiceConfig: Codable, Sendable, Equatable {
     public struct Admin: Codable, Sendable, Equatable {
         public var email: String
@@ -74,6 +75,9 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
     /// When the service stores a checkpoint of its state and deletes the command log up to it
     /// (`DispatchHost.checkpoint()`); nil = the defaults, every 100,000 commands or 300 s.
     public var checkpoint: CheckpointSettings?
+
+    /// Where tracing spans are exported (OTLP/HTTP JSON) and how; nil, or no endpoint = no tracer.
+    public var tracing: TracingSettings?
 
     /// The default of `archive_after_s`.
     public static let defaultArchiveAfter = 600.0
@@ -137,6 +141,7 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
         if let s = checkpoint?.everyS, !(s.isFinite && s >= 0) { throw fail("checkpoint.every_s must be >= 0 (0: never)") }
         _ = try storeLocation()
         guard admin.password.utf8.count >= 8 else { throw fail("admin.password must be at least 8 bytes") }
+        try tracing?.validate()
         if let planner {
             guard (-90...90).contains(planner.origin.lat) else { throw fail("planner.origin.lat must be -90–90") }
             guard (-180...180).contains(planner.origin.lon) else { throw fail("planner.origin.lon must be -180–180") }
@@ -166,6 +171,7 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
         case tokenLifetimeS = "token_lifetime_s", bcryptCost = "bcrypt_cost"
         case clockSpeed = "clock_speed", loginBurstPerAddress = "login_burst_per_address", planner, log
         case archiveAfterS = "archive_after_s", archiveRetainDays = "archive_retain_days", checkpoint
+        case tracing
     }
 }
 

@@ -48,6 +48,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         service.bootstrapMetrics()
+        service.bootstrapTracing()
         let speed = loaded.clockSpeed.map { $0 == 1 ? "" : "  clock ×\($0)" } ?? ""
         if log.format == .json {
             var logger = Logger(label: "citysim.service")

@@ -24,6 +24,9 @@ func buildRouter(host: DispatchHost, accounts: AccountService, planner: PlannerS
                  metrics: ServiceMetrics = ServiceMetrics(), readiness: Readiness = Readiness(),
                  requestLogLevel: Logger.Level = .debug, keepAlive: Duration = .seconds(15)) -> Router<ServiceRequestContext> {
     let router = Router(context: ServiceRequestContext.self)
+    // Outermost, so a request's server span (the process's tracer, a no-op unless bootstrapped) covers the
+    // others and is the parent of the dispatch host's `dispatch.<op>` spans.
+    router.add(middleware: TracingMiddleware())
     router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
     router.add(middleware: LogRequestsMiddleware(requestLogLevel))
     router.add(middleware: ProblemMiddleware())

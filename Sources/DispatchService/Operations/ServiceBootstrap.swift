@@ -1,6 +1,7 @@
 import Logging
 import Metrics
 import Prometheus
+import Tracing
 
 extension DispatchServiceApp {
     /// Points swift-log at the config's format and level, for the whole process (once, before any logger
@@ -18,5 +19,12 @@ extension DispatchServiceApp {
     /// libraries recording through swift-metrics appear at `GET /metrics` beside the service's own families.
     public func bootstrapMetrics() {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics.registry))
+    }
+
+    /// Makes this service's `OTLPTracer` the process's tracer (`InstrumentationSystem`, once a process), so that
+    /// Hummingbird's `TracingMiddleware` records each request's server span into it, with the dispatch host's
+    /// spans as its children. Does nothing when the config turns no tracing on.
+    public func bootstrapTracing() {
+        if let tracing { InstrumentationSystem.bootstrap(tracing.tracer) }
     }
 }

@@ -8,6 +8,8 @@ import Yams
 ///    a scenario file given by mistake is recognised and named as such);
 /// 2. the environment: each key `a.b_c` can be set by `CITYSIM_A_B_C` (the value is read as YAML
 ///    scalar text), and a key set there replaces the file's key and the file's `*_file` variant;
+///    `OTEL_EXPORTER_OTLP_ENDPOINT` and `OTEL_SERVICE_NAME` set `tracing.otlp_endpoint` and
+///    `tracing.service_name` unless their `CITYSIM_` variables do;
 /// 3. the secrets: `database_file` and `admin.password_file` name a file whose content (without the
 ///    trailing newline) is the value, as container secrets are mounted; giving both a key and its
 ///    `_file` variant at the same level is an error;
@@ -34,7 +36,15 @@ struct ServiceConfigReader {
         "archive_retain_days": .value,
         "log": .mapping(["level": .value, "format": .value, "requests": .value]),
         "checkpoint": .mapping(["every_commands": .value, "every_s": .value]),
+        "tracing": .mapping(["otlp_endpoint": .value, "service_name": .value, "batch_size": .value,
+                             "flush_interval_ms": .value, "queue_limit": .value]),
     ])
+
+    /// OpenTelemetry's standard variables, read like `CITYSIM_` ones; the `CITYSIM_` variable of the same key wins.
+    static let openTelemetryVariables: [(variable: String, path: [String])] = [
+        ("OTEL_EXPORTER_OTLP_ENDPOINT", ["tracing", "otlp_endpoint"]),
+        ("OTEL_SERVICE_NAME", ["tracing", "service_name"]),
+    ]
 
     /// Keys that take their value from a file: `KEY_file` beside `KEY`.
     static let secretKeys: [[String]] = [["database"], ["admin", "password"]]
@@ -105,7 +115,8 @@ struct ServiceConfigReader {
 
     /// Sets every key whose variable is in the environment; a key set there replaces its `_file` variant and vice versa.
     private func applyEnvironment(to root: inout Node.Mapping) throws {
-        for (path, variable) in Self.overridable {
+        let standard = Self.openTelemetryVariables.map { (path: $0.path, variable: $0.variable) }
+        for (path, variable) in standard + Self.overridable {
             guard let value = environment[variable] else { continue }
             let last = path[path.count - 1]
             let sibling = last.hasSuffix("_file") ? String(last.dropLast(5)) : last + "_file"
@@ -188,7 +199,8 @@ struct ServiceConfigReader {
     /// What a key holds, for messages.
     static func expectation(_ path: [String]) -> String {
         switch path.last ?? "" {
-        case "port", "bcrypt_cost", "login_burst_per_address", "every_commands": "an integer"
+        case "port", "bcrypt_cost", "login_burst_per_address", "every_commands", "batch_size", "flush_interval_ms",
+             "queue_limit": "an integer"
         case "token_lifetime_s", "clock_speed", "transfer_s", "lat", "lon", "archive_after_s", "archive_retain_days", "every_s":
             "a number"
         case "level": "one of \(LogSettings.Level.allCases.map(\.rawValue).joined(separator: ", "))"

@@ -35,6 +35,8 @@ public final class ServiceMetrics: Sendable {
     private let commitFailures: Counter
     private let checkpoints: Counter
     private let checkpointFailures: Counter
+    private let spansExported: Counter
+    private let spansDropped: [SpanDropReason: Counter]
     /// Zones exported at the last scrape, so the series of zones a new map no longer has are removed.
     private let exportedZones = NIOLockedValueBox(0)
 
@@ -65,6 +67,13 @@ public final class ServiceMetrics: Sendable {
             name: "citysim_checkpoints_total", help: "Checkpoints stored (each followed by a cut of the command log).")
         checkpointFailures = registry.makeCounter(
             name: "citysim_checkpoint_failures_total", help: "Checkpoints or log cuts that failed (tried again later).")
+        spansExported = registry.makeCounter(
+            name: "citysim_spans_exported_total", help: "Tracing spans the OTLP collector accepted.")
+        spansDropped = Dictionary(uniqueKeysWithValues: SpanDropReason.allCases.map { reason in
+            (reason, registry.makeCounter(
+                name: "citysim_spans_dropped_total", labels: [("reason", reason.rawValue)],
+                help: "Tracing spans not exported: the queue was full (queue_full) or their export failed (export_failed)."))
+        })
     }
 
     // MARK: - Recorded as it happens
@@ -110,6 +119,15 @@ public final class ServiceMetrics: Sendable {
 
     /// A checkpoint or log cut that failed.
     func recordCheckpointFailure() { checkpointFailures.increment() }
+
+    /// Why spans were not exported (`citysim_spans_dropped_total{reason}`).
+    enum SpanDropReason: String, CaseIterable { case queueFull = "queue_full", exportFailed = "export_failed" }
+
+    /// Spans an OTLP export delivered.
+    func recordSpansExported(_ count: Int) { spansExported.increment(by: Int64(count)) }
+
+    /// Spans dropped from the export queue (full) or lost with a failed export.
+    func recordSpansDropped(_ count: Int, reason: SpanDropReason) { spansDropped[reason]?.increment(by: Int64(count)) }
 
     // MARK: - Read at each scrape
 

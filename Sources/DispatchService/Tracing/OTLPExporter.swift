@@ -1,0 +1,140 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import ServiceLifecycle
+
+/// Sends the spans of a `SpanQueue` to an OTLP/HTTP collector as JSON (`POST ENDPOINT/v1/traces`,
+/// `Content-Type: application/json`), in batches of the queue's `batchSize`: whenever a batch is full,
+/// every `flushInterval`, on `OTLPTracer.forceFlush()`, and once more for whatever is left at graceful
+/// shutdown (list it before the HTTP server in the `ServiceGroup`, so it stops after the requests drained).
+///
+/// Invariant: a failed export (no connection, a timeout, a non-2xx answer) never throws out of `run`: it is
+/// logged (a warning when exports start failing, info when they recover), its spans are counted in
+/// `failedSpans` (and `citysim_spans_dropped_total{reason="export_failed"}`), and the exporter goes on.
+public struct OTLPExporter: Service {
+    let queue: SpanQueue
+    /// `…/v1/traces`.
+    public let url: String
+    let serviceName: String
+    let flushInterval: Duration
+    let timeout: TimeAmount
+    let logger: Logger
+    let metrics: ServiceMetrics?
+    private let counts = NIOLockedValueBox(Counts())
+
+    private struct Counts {
+        var exported = 0
+        var failed = 0
+        var failing = false
+    }
+
+    /// - Parameters:
+    ///   - endpoint: the collector's base URL (`http://localhost:4318`); spans go to `endpoint/v1/traces`.
+    ///   - timeout: the longest one export request may take.
+    public init(queue: SpanQueue, endpoint: String, serviceName: String, flushInterval: Duration = .seconds(1),
+                timeout: Duration = .seconds(10), logger: Logger = Logger(label: "citysim.tracing"),
+                metrics: ServiceMetrics? = nil) {
+        self.queue = queue
+        var base = Substring(endpoint)
+        while base.hasSuffix("/") { base = base.dropLast() }
+        url = base + "/v1/traces"
+        self.serviceName = serviceName
+        self.flushInterval = flushInterval
+        self.timeout = .milliseconds(Int64(timeout / .milliseconds(1)))
+        self.logger = logger
+        self.metrics = metrics
+    }
+
+    /// Spans the collector accepted.
+    public var exportedSpans: Int { counts.withLockedValue { $0.exported } }
+    /// Spans lost to failed exports.
+    public var failedSpans: Int { counts.withLockedValue { $0.failed } }
+
+    public func run() async throws {
+        // Its own requests are not traced: with this tracer bootstrapped as the process's, each export would
+        // make a client span to export, and the exporter would never run out of spans.
+        var configuration = HTTPClient.Configuration()
+        configuration.tracing.tracer = nil
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [queue, flushInterval] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: flushInterval)
+                    queue.requestFlush()
+                }
+            }
+            await withGracefulShutdownHandler {
+                for await _ in queue.wakeups { await sendPending(with: client) }
+            } onGracefulShutdown: { [queue] in
+                queue.finishWakeups()
+            }
+            group.cancelAll()
+        }
+        await sendPending(with: client, untilFailure: true)
+        try? await client.shutdown()
+    }
+
+    /// Sends every waiting span, a batch per request.
+    /// - Parameter untilFailure: at shutdown: after a failed batch, count the rest as failed instead of waiting
+    ///   up to `timeout` for each (a collector that is down delays the stop by one timeout, not one per batch).
+    private func sendPending(with client: HTTPClient, untilFailure: Bool = false) async {
+        while true {
+            let batch = queue.take(upTo: queue.batchSize)
+            if batch.isEmpty { return }
+            if await !send(batch, with: client), untilFailure {
+                let rest = queue.take(upTo: .max)
+                if !rest.isEmpty { recordFailure(rest.count) }
+                return
+            }
+        }
+    }
+
+    /// Counts `spans` spans lost to a failed export; true when exports were working until now.
+    @discardableResult
+    private func recordFailure(_ spans: Int) -> Bool {
+        metrics?.recordSpansDropped(spans, reason: .exportFailed)
+        return counts.withLockedValue { counts in
+            counts.failed += spans
+            defer { counts.failing = true }
+            return !counts.failing
+        }
+    }
+
+    /// Posts one batch; false when it failed (logged and counted).
+    private func send(_ batch: [FinishedSpan], with client: HTTPClient) async -> Bool {
+        do {
+            var request = HTTPClientRequest(url: url)
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(data: try OTLPTraceRequest.encode(serviceName: serviceName, spans: batch)))
+            let response = try await client.execute(request, timeout: timeout)
+            let body = try await response.body.collect(upTo: 64 * 1024)
+            guard (200..<300).contains(response.status.code) else {
+                throw ExportRefused(status: Int(response.status.code), body: String(buffer: body))
+            }
+            let recovered = counts.withLockedValue { counts in
+                counts.exported += batch.count
+                defer { counts.failing = false }
+                return counts.failing
+            }
+            metrics?.recordSpansExported(batch.count)
+            if recovered { logger.info("span export recovered", metadata: ["url": "\(url)"]) }
+            return true
+        } catch {
+            let first = recordFailure(batch.count)
+            let metadata: Logger.Metadata = ["url": "\(url)", "spans": "\(batch.count)", "error": "\(error)"]
+            if first { logger.warning("span export failed; spans are dropped until it works again", metadata: metadata) }
+            else { logger.debug("span export failed", metadata: metadata) }
+            return false
+        }
+    }
+
+    /// A collector's non-2xx answer.
+    struct ExportRefused: Error, CustomStringConvertible {
+        let status: Int
+        let body: String
+        var description: String { "HTTP \(status): \(body.prefix(200))" }
+    }
+}

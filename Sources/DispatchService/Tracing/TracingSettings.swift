@@ -1,0 +1,60 @@
+import Foundation
+
+/// The `tracing:` block of the service config: where the spans go (OTLP/HTTP JSON) and how they are batched.
+/// Without `otlp_endpoint` (here, in `CITYSIM_TRACING_OTLP_ENDPOINT` or in `OTEL_EXPORTER_OTLP_ENDPOINT`) the
+/// service has no tracer and its spans cost a no-op call each.
+///
+/// ```yaml
+/// tracing: { otlp_endpoint: "http://localhost:4318", service_name: citysim, batch_size: 512, flush_interval_ms: 1000, queue_limit: 8192 }
+/// ```
+///
+/// Invariant (checked by `validate`): the endpoint is an `http` or `https` URL with a host; the service name is
+/// not empty; `batch_size`, `flush_interval_ms` ≥ 1 and `queue_limit` ≥ `batch_size`.
+public struct TracingSettings: Codable, Sendable, Equatable {
+    /// The collector's base URL; spans are posted to `OTLP_ENDPOINT/v1/traces`. nil = no tracing.
+    public var otlpEndpoint: String?
+    /// The resource's `service.name`. Default `citysim`.
+    public var serviceName: String?
+    /// Spans per export request. Default 512.
+    public var batchSize: Int?
+    /// Milliseconds between exports of a batch that is not full. Default 1000.
+    public var flushIntervalMs: Int?
+    /// The most ended spans waiting for export; more are dropped (and counted). Default 8192.
+    public var queueLimit: Int?
+
+    public static let defaultServiceName = "citysim"
+    public static let defaultBatchSize = 512
+    public static let defaultFlushIntervalMs = 1000
+    public static let defaultQueueLimit = 8192
+
+    public init(otlpEndpoint: String? = nil, serviceName: String? = nil, batchSize: Int? = nil,
+                flushIntervalMs: Int? = nil, queueLimit: Int? = nil) {
+        self.otlpEndpoint = otlpEndpoint
+        self.serviceName = serviceName
+        self.batchSize = batchSize
+        self.flushIntervalMs = flushIntervalMs
+        self.queueLimit = queueLimit
+    }
+
+    /// - Throws: `ConfigError` naming the first bad `tracing.` key.
+    public func validate() throws {
+        func fail(_ key: String, _ why: String) -> ConfigError { ConfigError(message: "tracing.\(key): \(why)") }
+        if let endpoint = otlpEndpoint {
+            guard let url = URL(string: endpoint), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                  !(url.host ?? "").isEmpty else {
+                throw fail("otlp_endpoint", "expected an http:// or https:// URL such as http://localhost:4318 (got '\(endpoint)')")
+            }
+        }
+        if let name = serviceName, name.isEmpty { throw fail("service_name", "must not be empty") }
+        if let size = batchSize, size < 1 { throw fail("batch_size", "must be at least 1 (got \(size))") }
+        if let interval = flushIntervalMs, interval < 1 { throw fail("flush_interval_ms", "must be at least 1 (got \(interval))") }
+        if let limit = queueLimit, limit < (batchSize ?? Self.defaultBatchSize) {
+            throw fail("queue_limit", "must be at least batch_size (\(batchSize ?? Self.defaultBatchSize); got \(limit))")
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case otlpEndpoint = "otlp_endpoint", serviceName = "service_name", batchSize = "batch_size"
+        case flushIntervalMs = "flush_interval_ms", queueLimit = "queue_limit"
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+@testable import DispatchService
+
+/// The `tracing:` block of the service config: read strictly, overridable from the environment
+/// (`CITYSIM_TRACING_*`, and OpenTelemetry's `OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_SERVICE_NAME`), validated.
+@Suite struct TracingConfigTests {
+    typealias Reading = ServiceConfigReadingTests
+
+    @Test func anUnknownKeyUnderTracingIsAnErrorNamingIt() throws {
+        let folder = try TemporaryFolder()
+        let error = try #require(Reading.error(Reading.minimal + "\ntracing: { otlp_endpoint: \"http://c:4318\", batchsize: 10 }\n",
+                                               in: folder))
+        #expect(error.file == folder.path("service.yaml") && error.line == 6)
+        #expect(error.message.hasPrefix("tracing.batchsize: unknown key 'batchsize' (known: otlp_endpoint, service_name, batch_size,"))
+    }
+
+    @Test func theTracingBlockIsReadIntoItsSettings() throws {
+        let folder = try TemporaryFolder()
+        let config = try Reading.load(Reading.minimal + """
+
+            tracing: { otlp_endpoint: "http://collector:4318", service_name: dispatch, batch_size: 64, flush_interval_ms: 250, queue_limit: 1024 }
+            """, in: folder)
+        #expect(config.tracing == TracingSettings(otlpEndpoint: "http://collector:4318", serviceName: "dispatch",
+                                                  batchSize: 64, flushIntervalMs: 250, queueLimit: 1024))
+    }
+
+    @Test func theEnvironmentSetsTracingAndCitysimVariablesWinOverOpenTelemetryOnes() throws {
+        let folder = try TemporaryFolder()
+        let standard = try Reading.load(Reading.minimal, in: folder, environment: [
+            "OTEL_EXPORTER_OTLP_ENDPOINT": "http://otel:4318", "OTEL_SERVICE_NAME": "from-otel"])
+        #expect(standard.tracing?.otlpEndpoint == "http://otel:4318" && standard.tracing?.serviceName == "from-otel")
+        let both = try Reading.load(Reading.minimal + "\ntracing: { otlp_endpoint: \"http://file:4318\" }\n", in: folder, environment: [
+            "OTEL_EXPORTER_OTLP_ENDPOINT": "http://otel:4318", "CITYSIM_TRACING_OTLP_ENDPOINT": "http://citysim:4318",
+            "CITYSIM_TRACING_BATCH_SIZE": "32"])
+        #expect(both.tracing?.otlpEndpoint == "http://citysim:4318" && both.tracing?.batchSize == 32)
+        let none = try Reading.load(Reading.minimal, in: folder)
+        #expect(none.tracing == nil, "no tracing block and no variable: no tracer")
+    }
+
+    @Test func badTracingValuesAreErrorsNamingTheFileAndKey() throws {
+        let folder = try TemporaryFolder()
+        let scheme = try #require(Reading.error(Reading.minimal + "\ntracing: { otlp_endpoint: \"localhost:4318\" }\n", in: folder))
+        #expect(scheme.file == folder.path("service.yaml"))
+        #expect(scheme.message.hasPrefix("tracing.otlp_endpoint: expected an http:// or https:// URL"))
+        let batch = try #require(Reading.error(Reading.minimal + "\ntracing: { batch_size: 0 }\n", in: folder))
+        #expect(batch.message == "tracing.batch_size: must be at least 1 (got 0)")
+        let queue = try #require(Reading.error(Reading.minimal + "\ntracing: { batch_size: 100, queue_limit: 10 }\n", in: folder))
+        #expect(queue.message.hasPrefix("tracing.queue_limit: must be at least batch_size"))
+        let kind = try #require(Reading.error(Reading.minimal + "\ntracing: { flush_interval_ms: soon }\n", in: folder))
+        #expect(kind.message == "tracing.flush_interval_ms: expected an integer (got 'soon')")
+    }
+}
