@@ -98,7 +98,8 @@ public struct DispatchServiceApp: Sendable {
     /// The router of this service: its planner, metrics, readiness and request-log level.
     func router(keepAlive: Duration = .seconds(15)) -> Router<ServiceRequestContext> {
         buildRouter(host: host, accounts: accounts, planner: planner, metrics: metrics, readiness: readiness,
-                    requestLogLevel: (config.log ?? LogSettings()).requestLevel, keepAlive: keepAlive)
+                    requestLogLevel: (config.log ?? LogSettings()).requestLevel, keepAlive: keepAlive,
+                    tracesRequests: tracing != nil)
     }
 
     /// Serves HTTP until SIGTERM or SIGINT, then shuts down gracefully (see `serviceGroup`) and flushes the log.

@@ -22,11 +22,13 @@ public func buildRouter(host: DispatchHost, accounts: AccountService,
 /// and the operator's routes (`/metrics`, `/health/live`, `/health/ready`) on `metrics` and `readiness`.
 func buildRouter(host: DispatchHost, accounts: AccountService, planner: PlannerService,
                  metrics: ServiceMetrics = ServiceMetrics(), readiness: Readiness = Readiness(),
-                 requestLogLevel: Logger.Level = .debug, keepAlive: Duration = .seconds(15)) -> Router<ServiceRequestContext> {
+                 requestLogLevel: Logger.Level = .debug, keepAlive: Duration = .seconds(15),
+                 tracesRequests: Bool = false) -> Router<ServiceRequestContext> {
     let router = Router(context: ServiceRequestContext.self)
-    // Outermost, so a request's server span (the process's tracer, a no-op unless bootstrapped) covers the
-    // others and is the parent of the dispatch host's `dispatch.<op>` spans.
-    router.add(middleware: TracingMiddleware())
+    // Outermost, so a request's server span (the process's tracer) covers the others and is the parent of the
+    // dispatch host's `dispatch.<op>` spans. Only when tracing is on: with no tracer it would make a no-op
+    // span per request, server CPU spent on the path whose cost per ride `Results/service` tracks.
+    if tracesRequests { router.add(middleware: TracingMiddleware()) }
     router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
     router.add(middleware: LogRequestsMiddleware(requestLogLevel))
     router.add(middleware: ProblemMiddleware())
