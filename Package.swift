@@ -139,7 +139,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         // Runs the built `citysim` binary: exit statuses, standard error, --version, progress output.
-        .testTarget(name: "CLITests"),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "ServiceLoadTests", dependencies: [
             "ServiceLoad", "DispatchService", "CitySim",
             .product(name: "Hummingbird", package: "hummingbird"),

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The built `citysim` executable, run as a user runs it: arguments, working folder and environment in;
 /// exit status, standard output and standard error out.
@@ -61,12 +62,8 @@ struct CitySimBinary {
     }
 }
 
-/// A fresh empty folder under the temporary directory.
-func temporaryFolder(_ label: String) throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("citysim-cli-\(label)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
+/// A fresh empty folder under the temporary directory, removed when the test process exits.
+func temporaryFolder(_ label: String) throws -> URL { try ScratchFolders.make("citysim-cli-\(label)") }
 
 /// A folder holding `smoke.yaml` and `tiny.yaml`, an experiment of 2 policies × 2 replications = 4 short runs.
 func tinyExperimentFolder(_ label: String, hours: Double) throws -> URL {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import CitySim
 
 /// A tiny experiment on the smoke scenario: 1-hour horizon, 2 × 2 grid, 2 replications (8 runs).
@@ -17,12 +18,8 @@ func tinyExperiment(replications: Int = 2) throws -> Experiment {
     return try Experiment.load(yaml: yaml, file: "tiny.yaml", folder: scenariosDirectory)
 }
 
-/// A fresh empty folder under the temporary directory.
-func temporaryFolder(_ label: String) throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("citysim-\(label)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
+/// A fresh empty folder under the temporary directory, removed when the test process exits.
+func temporaryFolder(_ label: String) throws -> URL { try ScratchFolders.make("citysim-\(label)") }
 
 @Suite("Sweep experiment files")
 struct SweepExperimentTests {

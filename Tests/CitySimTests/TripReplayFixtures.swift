@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @testable import CitySim
 
 /// Test fixtures for trip replay and OD-matrix demand: a scenario file written with its data files into a
@@ -25,8 +26,7 @@ enum ReplayFixture {
 
     /// Writes `files` (name → text) and `scenario.yaml` into a new folder and loads the scenario.
     static func load(_ scenarioYAML: String, files: [String: String], overrides: [String] = []) throws -> Scenario {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("citysim-replay-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolders.make("citysim-replay")
         for (name, text) in files { try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8) }
         let path = folder.appendingPathComponent("scenario.yaml")
         try scenarioYAML.write(to: path, atomically: true, encoding: .utf8)

@@ -1,40 +1,29 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import DispatchCore
 
 /// D12's open-request table against the `Dictionary` it replaces.
 @Suite("Open-request table (D12)")
 struct OpenRequestTableTests {
-    /// A small deterministic generator (SplitMix64), so a failure replays.
-    struct Mix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
     @Test("any sequence of filings, refilings and strikings leaves the table answering as a dictionary would",
           arguments: [1, 2, 3])
     func randomOperationsAgreeWithADictionary(seed: UInt64) {
-        var mix = Mix(state: seed)
+        var mix = SplitMix64(seed: seed)
+        func below(_ n: Int) -> Int { Int(mix.next() % UInt64(n)) }
         var table = OpenRequestTable(), model: [CustomerID: RequestID] = [:]
         // Few distinct customers and long runs of each operation: clusters form, grow and are broken up
         // by removals, which is where backward shift can go wrong.
         let universe = [0, 1, 2, 3, 7, 8, 15, 16, -1, -8, Int.min, Int.max] + (0..<300).map { $0 * 4_096 }
         for step in 0..<40_000 {
-            let customer = CustomerID(universe[mix.below(universe.count)])
+            let customer = CustomerID(universe[below(universe.count)])
             let phase = (step / 2_000) % 3  // mostly adding, mixed, mostly removing
-            let removes = mix.below(10) < [2, 5, 8][phase]
+            let removes = below(10) < [2, 5, 8][phase]
             if removes {
                 table[customer] = nil
                 model[customer] = nil
             } else {
-                let request = RequestID(mix.below(1_000_000))
+                let request = RequestID(below(1_000_000))
                 table[customer] = request
                 model[customer] = request
             }
