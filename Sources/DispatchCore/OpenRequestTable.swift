@@ -50,40 +50,47 @@ struct OpenRequestTable: Equatable, Sendable, Codable {
         Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(customer.rawValue)) &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
-    /// The bucket holding `customer`, or nil.
-    @inline(__always) private func bucket(of customer: CustomerID) -> Int? {
+    /// The bucket holding `customer` (`found`), or else the empty bucket that ends its run, where it would go.
+    @inline(__always) private func probe(_ customer: CustomerID) -> (index: Int, found: Bool) {
         let mask = buckets.count &- 1
         var i = home(customer)
         while let entry = buckets[i] {
-            if entry.customer == customer { return i }
+            if entry.customer == customer { return (i, true) }
             i = (i &+ 1) & mask
         }
-        return nil
+        return (i, false)
     }
 
     /// The customer's open request; setting nil strikes the customer off.
     subscript(customer: CustomerID) -> RequestID? {
-        @inline(__always) get { bucket(of: customer).map { buckets[$0]!.request } }
+        @inline(__always) get {
+            let (i, found) = probe(customer)
+            return found ? buckets[i]!.request : nil
+        }
         set {
             if let request = newValue { insert(customer, request) } else { remove(customer) }
         }
     }
 
     private mutating func insert(_ customer: CustomerID, _ request: RequestID) {
-        if let i = bucket(of: customer) {
+        let probed = probe(customer)
+        var i = probed.index
+        if probed.found {
             buckets[i]!.request = request
             return
         }
-        if 2 * (count + 1) > buckets.count { grow() }
-        let mask = buckets.count &- 1
-        var i = home(customer)
-        while buckets[i] != nil { i = (i &+ 1) & mask }
+        if 2 * (count + 1) > buckets.count {
+            grow()
+            i = probe(customer).index
+        }
         buckets[i] = Entry(customer: customer, request: request)
         count += 1
     }
 
     private mutating func remove(_ customer: CustomerID) {
-        guard var hole = bucket(of: customer) else { return }
+        let probed = probe(customer)
+        guard probed.found else { return }
+        var hole = probed.index
         let mask = buckets.count &- 1
         buckets[hole] = nil
         count -= 1
