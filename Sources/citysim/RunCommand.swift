@@ -87,16 +87,21 @@ struct RunCommand: ParsableCommand {
         simulation.progress = { time, _ in progress(time) }
         simulation.checksInvariants = checkInvariants
         if trace { simulation.tracer = TraceRecorder() }
-        var result = try attempt("replication \(replication)", status: ExitStatus.failed) { try simulation.run() }
+        let target = replications == 1 ? folder : folder.appendingPathComponent("replication-\(replication)")
+        // rides.csv is written on a second thread while the summary is computed (not when checking
+        // invariants: a run that fails them leaves no files, as before).
+        let ridesAlongside = outputs == .all && !checkInvariants ? ResultWriter.ridesCSVWriter(into: target) : nil
+        var result = try attempt("replication \(replication)", status: ExitStatus.failed) {
+            try simulation.run(alongsideSummary: ridesAlongside)
+        }
         progress(loaded.durationHours * 3600)
         result.summary.commit = ToolVersion.recordedCommit
         if checkInvariants, !simulation.invariantProblems.isEmpty {
             throw failure("invariant violations:\n" + simulation.invariantProblems.prefix(20).joined(separator: "\n"),
                           status: ExitStatus.invariantViolated)
         }
-        let target = replications == 1 ? folder : folder.appendingPathComponent("replication-\(replication)")
         try attempt("writing \(target.path)", status: ExitStatus.failed) {
-            try ResultWriter.write(result, to: target, outputs: outputs)
+            try ResultWriter.write(result, to: target, outputs: outputs, ridesWritten: ridesAlongside != nil)
             if let tracer = simulation.tracer { try TraceFiles.write(tracer, of: simulation, to: target) }
         }
         var line = ""

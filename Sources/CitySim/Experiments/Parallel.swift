@@ -44,3 +44,30 @@ private final class ParallelBox<T>: @unchecked Sendable {
     var error: Error?
     init(_ count: Int) { results = Array(repeating: nil, count: count) }
 }
+
+/// Runs `side` on a second thread while `main` runs on this one, and returns `main`'s result once both
+/// have finished; with no `side`, just `main`. A run writes `rides.csv` this way while it computes its
+/// summary, so the two cores share the work that follows the event loop.
+/// - Throws: `side`'s error, once both have finished.
+func alongside<T>(_ side: (@Sendable () throws -> Void)?, _ main: () -> T) throws -> T {
+    guard let side else { return main() }
+    let box = SideBox()
+    let group = DispatchGroup()
+    group.enter()
+    let thread = Thread {
+        defer { group.leave() }
+        do { try side() } catch { box.lock.withLock { box.error = error } }
+    }
+    thread.stackSize = 16 << 20
+    thread.start()
+    let value = main()
+    group.wait()
+    if let error = box.lock.withLock({ box.error }) { throw error }
+    return value
+}
+
+/// The error `alongside`'s second thread threw, guarded by its lock.
+private final class SideBox: @unchecked Sendable {
+    let lock = NSLock()
+    var error: Error?
+}

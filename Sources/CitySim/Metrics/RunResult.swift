@@ -1,6 +1,10 @@
 import DispatchCore
 import RoadNetwork
 
+/// Work a run hands its finished ride rows (and the road network of a road city) to while it computes
+/// its summary: `ResultWriter.ridesCSVWriter(into:)` writes `rides.csv` with it.
+public typealias RideRowsConsumer = @Sendable (RunResult.RideRows, RoadGraph?) throws -> Void
+
 /// Everything one run measured: the summary, every request and every driver.
 public struct RunResult: Sendable {
     public var summary: RunSummary

@@ -21,27 +21,37 @@ public enum ResultWriter {
         return try encoder.encode(value)
     }
 
-    /// Writes the run's files into `directory` (created if needed).
-    public static func write(_ result: RunResult, to directory: URL, outputs: Outputs = .all) throws {
+    /// Writes the run's files into `directory` (created if needed); with `ridesWritten`, all but
+    /// `rides.csv`, which ``ridesCSVWriter(into:)`` wrote during the run.
+    public static func write(_ result: RunResult, to directory: URL, outputs: Outputs = .all, ridesWritten: Bool = false) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try json(result.summary).write(to: directory.appendingPathComponent("summary.json"))
         guard outputs == .all else { return }
-        try writeRidesCSV(result, to: directory.appendingPathComponent("rides.csv"))
+        if !ridesWritten { try writeRidesCSV(result.rides, roads: result.roads, to: directory.appendingPathComponent("rides.csv")) }
         try Data(driversCSV(result).utf8).write(to: directory.appendingPathComponent("drivers.csv"))
         try Data(ReportPage.html(for: result).utf8).write(to: directory.appendingPathComponent("report.html"))
     }
 
+    /// Writes `directory`/rides.csv (creating the folder) from the rows a run hands it: pass it to
+    /// `CitySimulation.run(alongsideSummary:)`, then ``write(_:to:outputs:ridesWritten:)`` with `ridesWritten`.
+    public static func ridesCSVWriter(into directory: URL) -> RideRowsConsumer {
+        { rides, roads in
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try writeRidesCSV(rides, roads: roads, to: directory.appendingPathComponent("rides.csv"))
+        }
+    }
+
     /// Streams `rides.csv` to `file` in chunks of about 1 MB, so the whole file is never held in memory twice.
-    static func writeRidesCSV(_ result: RunResult, to file: URL) throws {
+    static func writeRidesCSV(_ rides: RunResult.RideRows, roads: RoadGraph?, to file: URL) throws {
         guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
         }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
         var chunk = CSVBytes(capacity: 1 << 20 + 4096)
-        let projection = result.roads?.projection
+        let projection = roads?.projection
         chunk.text(ridesCSVHeader(projected: projection != nil))
-        for ride in result.rides {
+        for ride in rides {
             appendRow(ride, projection, to: &chunk)
             if chunk.count >= 1 << 20 { try chunk.flush(to: handle) }
         }

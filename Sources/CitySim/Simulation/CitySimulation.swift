@@ -107,14 +107,17 @@ public final class CitySimulation {
     }
 
     /// Runs the scenario to its horizon and returns what was measured.
-    public func run() throws -> RunResult {
+    ///
+    /// - Parameter alongsideSummary: given the ride rows on a second thread while the summary is
+    ///   computed (for example `ResultWriter.ridesCSVWriter(into:)`); its error is thrown.
+    public func run(alongsideSummary: RideRowsConsumer? = nil) throws -> RunResult {
         let started = Date()
         try begin()
         while try step() {}
         if checksInvariants { invariantProblems += core.invariantViolations().map { "at the end: \($0)" } }
         closeBooks()
         let wall = Date().timeIntervalSince(started)
-        return RunResult(simulation: self, wallSeconds: wall)
+        return try RunResult(simulation: self, wallSeconds: wall, alongside: alongsideSummary)
     }
 
     /// The first part of `run`: the fleet's shifts, the first customers and the hourly samples scheduled.
