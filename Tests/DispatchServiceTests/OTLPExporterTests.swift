@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Testing
 @testable import DispatchService
 
@@ -34,5 +35,52 @@ import Testing
         let sent = try await Self.sentWithoutShutdown(["one", "two"], queue: SpanQueue(limit: 100, batchSize: 2),
                                                       flushInterval: .seconds(600))
         #expect(sent == ["one", "two"])
+    }
+
+    /// Runs `exporter`, ends one span a name of `names` on a tracer of its queue and asks for a flush, and waits until
+    /// every span is exported or counted as failed (at most `limit`); then stops the exporter.
+    static func export(_ names: [String], with exporter: OTLPExporter, atMost limit: Duration = .seconds(20)) async throws {
+        let running = Task { try await exporter.run() }
+        let tracer = OTLPTracer(queue: exporter.queue)
+        for name in names { tracer.startSpan(name).end() }
+        tracer.forceFlush()
+        let deadline = ContinuousClock.now + limit
+        while exporter.exportedSpans + exporter.failedSpans < names.count && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        running.cancel()
+        try await running.value
+    }
+
+    /// The exporter `environment` configures (with the minimal service config), as the service makes it.
+    static func exporter(_ environment: [String: String]) throws -> OTLPExporter {
+        let folder = try TemporaryFolder()
+        let config = try ServiceConfigReadingTests.load(ServiceConfigReadingTests.minimal, in: folder, environment: environment)
+        let settings = try #require(config.tracing)
+        return try #require(ServiceTracing(settings: settings, metrics: ServiceMetrics(), logger: Logger(label: "test"))).exporter
+    }
+
+    @Test func spansArePostedToTheTracesEndpointAsGivenNotToTheBaseEndpoint() async throws {
+        let receiver = try await OTLPReceiver.start(path: "ingest/spans")
+        let exporter = try Self.exporter([
+            "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:\(receiver.port)",
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://127.0.0.1:\(receiver.port)/ingest/spans"])
+        try await Self.export(["routed"], with: exporter)
+        try await receiver.stop()
+        #expect(exporter.exportedSpans == 1 && exporter.failedSpans == 0)
+        #expect(try receiver.requests().flatMap(\.spans).map(\.name) == ["routed"])
+    }
+
+    @Test func aCollectorThatDoesNotAnswerIsGivenUpOnAfterTheConfiguredTimeout() async throws {
+        let receiver = try await OTLPReceiver.start(answers: [.hang, .hang, .hang, .hang, .hang, .hang])
+        let exporter = try Self.exporter(["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:\(receiver.port)",
+                                          "OTEL_EXPORTER_OTLP_TIMEOUT": "300"])
+        let start = ContinuousClock.now
+        try await Self.export(["stuck"], with: exporter)
+        let waited = ContinuousClock.now - start
+        try await receiver.stop()
+        #expect(exporter.failedSpans == 1 && exporter.exportedSpans == 0)
+        // 300 ms configured; the old fixed 10 s would be over this generous bound.
+        #expect(waited < .seconds(8), "gave up after \(waited)")
     }
 }

@@ -3,7 +3,7 @@ import Testing
 @testable import DispatchService
 
 /// The `tracing:` block of the service config: read strictly, overridable from the environment
-/// (`CITYSIM_TRACING_*`, and OpenTelemetry's `OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_SERVICE_NAME`), validated.
+/// (`CITYSIM_TRACING_*`, and OpenTelemetry's `OTEL_EXPORTER_OTLP_*`, `OTEL_TRACES_SAMPLER*`, `OTEL_SERVICE_NAME`), validated.
 @Suite struct TracingConfigTests {
     typealias Reading = ServiceConfigReadingTests
 
@@ -49,5 +49,50 @@ import Testing
         #expect(queue.message.hasPrefix("tracing.queue_limit: must be at least batch_size"))
         let kind = try #require(Reading.error(Reading.minimal + "\ntracing: { flush_interval_ms: soon }\n", in: folder))
         #expect(kind.message == "tracing.flush_interval_ms: expected an integer (got 'soon')")
+    }
+
+    /// The export target (URL and timeout) the environment and `yaml` resolve to.
+    static func target(_ environment: [String: String], yaml: String = "") throws -> OTLPExportTarget? {
+        let folder = try TemporaryFolder()
+        let config = try Reading.load(Reading.minimal + yaml, in: folder, environment: environment)
+        return config.tracing.flatMap(OTLPExportTarget.init(settings:))
+    }
+
+    @Test func aTracesEndpointIsUsedAsGivenAndWinsOverTheBaseEndpoint() throws {
+        #expect(try Self.target(["OTEL_EXPORTER_OTLP_ENDPOINT": "http://otel:4318/"])?.url == "http://otel:4318/v1/traces")
+        #expect(try Self.target(["OTEL_EXPORTER_OTLP_ENDPOINT": "http://otel:4318",
+                                 "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "https://ingest.example/api/spans"])?.url
+                == "https://ingest.example/api/spans")
+        #expect(try Self.target([:], yaml: "\ntracing: { otlp_endpoint: \"http://file:4318\", otlp_traces_endpoint: \"http://file:4318/t\" }\n")?
+                    .url == "http://file:4318/t")
+        #expect(try Self.target(["CITYSIM_TRACING_OTLP_TRACES_ENDPOINT": "http://citysim:4318/t",
+                                 "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://otel:4318/t"])?.url == "http://citysim:4318/t")
+        #expect(try Self.target(["OTEL_SERVICE_NAME": "no-endpoint"]) == nil, "no endpoint of either kind: no tracing")
+    }
+
+    @Test func theTracesTimeoutWinsOverTheGeneralOneAndTheDefaultIsTenSeconds() throws {
+        let endpoint = ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://otel:4318"]
+        #expect(try Self.target(endpoint)?.timeout == .seconds(10))
+        #expect(try Self.target(endpoint.merging(["OTEL_EXPORTER_OTLP_TIMEOUT": "2500"]) { $1 })?.timeout == .milliseconds(2500))
+        #expect(try Self.target(endpoint.merging(["OTEL_EXPORTER_OTLP_TIMEOUT": "2500",
+                                                  "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT": "4000"]) { $1 })?.timeout == .seconds(4))
+        #expect(try Self.target(endpoint.merging(["OTEL_EXPORTER_OTLP_TRACES_TIMEOUT": "4000",
+                                                  "CITYSIM_TRACING_OTLP_TIMEOUT_MS": "700"]) { $1 })?.timeout == .milliseconds(700))
+    }
+
+    @Test func aBadValueFromAnOpenTelemetryVariableIsAnErrorNamingTheVariable() throws {
+        let folder = try TemporaryFolder()
+        let zero = try #require(Reading.error(Reading.minimal, in: folder, environment: ["OTEL_EXPORTER_OTLP_TIMEOUT": "0"]))
+        #expect(zero.message == "tracing.otlp_timeout_ms: must be at least 1 (got 0)" && zero.variable == "OTEL_EXPORTER_OTLP_TIMEOUT")
+        #expect("\(zero)".hasSuffix("(set by OTEL_EXPORTER_OTLP_TIMEOUT)"))
+        let word = try #require(Reading.error(Reading.minimal, in: folder, environment: ["OTEL_EXPORTER_OTLP_TRACES_TIMEOUT": "soon"]))
+        #expect(word.message == "tracing.otlp_timeout_ms: expected an integer (got 'soon')")
+        #expect(word.variable == "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT")
+        let endpoint = try #require(Reading.error(Reading.minimal, in: folder,
+                                                  environment: ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "collector:4318"]))
+        #expect(endpoint.message.hasPrefix("tracing.otlp_traces_endpoint: expected an http:// or https:// URL"))
+        #expect(endpoint.variable == "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+        let fromFile = try #require(Reading.error(Reading.minimal + "\ntracing: { otlp_timeout_ms: 0 }\n", in: folder))
+        #expect(fromFile.variable == nil, "a bad key of the file names no variable")
     }
 }

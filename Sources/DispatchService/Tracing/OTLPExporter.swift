@@ -15,11 +15,12 @@ import ServiceLifecycle
 /// `failedSpans` (and `citysim_spans_dropped_total{reason="export_failed"}`), and the exporter goes on.
 public struct OTLPExporter: Service {
     let queue: SpanQueue
-    /// `…/v1/traces`.
-    public let url: String
+    /// Where batches go and how long each may take.
+    public let target: OTLPExportTarget
+    /// The URL batches are posted to.
+    public var url: String { target.url }
     let serviceName: String
     let flushInterval: Duration
-    let timeout: TimeAmount
     let logger: Logger
     let metrics: ServiceMetrics?
     private let counts = NIOLockedValueBox(Counts())
@@ -31,20 +32,23 @@ public struct OTLPExporter: Service {
     }
 
     /// - Parameters:
-    ///   - endpoint: the collector's base URL (`http://localhost:4318`); spans go to `endpoint/v1/traces`.
-    ///   - timeout: the longest one export request may take.
-    public init(queue: SpanQueue, endpoint: String, serviceName: String, flushInterval: Duration = .seconds(1),
-                timeout: Duration = .seconds(10), logger: Logger = Logger(label: "citysim.tracing"),
-                metrics: ServiceMetrics? = nil) {
+    ///   - target: where batches are posted (`OTLPExportTarget(settings:)`) and how long each may take.
+    public init(queue: SpanQueue, target: OTLPExportTarget, serviceName: String, flushInterval: Duration = .seconds(1),
+                logger: Logger = Logger(label: "citysim.tracing"), metrics: ServiceMetrics? = nil) {
         self.queue = queue
-        var base = Substring(endpoint)
-        while base.hasSuffix("/") { base = base.dropLast() }
-        url = base + "/v1/traces"
+        self.target = target
         self.serviceName = serviceName
         self.flushInterval = flushInterval
-        self.timeout = .milliseconds(Int64(timeout / .milliseconds(1)))
         self.logger = logger
         self.metrics = metrics
+    }
+
+    /// - Parameters:
+    ///   - endpoint: the collector's base URL (`http://localhost:4318`); spans go to `endpoint/v1/traces`.
+    public init(queue: SpanQueue, endpoint: String, serviceName: String, flushInterval: Duration = .seconds(1),
+                logger: Logger = Logger(label: "citysim.tracing"), metrics: ServiceMetrics? = nil) {
+        self.init(queue: queue, target: OTLPExportTarget(url: OTLPExportTarget.tracesURL(base: endpoint)),
+                  serviceName: serviceName, flushInterval: flushInterval, logger: logger, metrics: metrics)
     }
 
     /// Spans the collector accepted.
@@ -109,7 +113,7 @@ public struct OTLPExporter: Service {
             request.method = .POST
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(data: try OTLPTraceRequest.encode(serviceName: serviceName, spans: batch)))
-            let response = try await client.execute(request, timeout: timeout)
+            let response = try await client.execute(request, timeout: TimeAmount(target.timeout))
             let body = try await response.body.collect(upTo: 64 * 1024)
             guard (200..<300).contains(response.status.code) else {
                 throw ExportRefused(status: Int(response.status.code), body: String(buffer: body))
