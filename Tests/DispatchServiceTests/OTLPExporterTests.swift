@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Logging
 import Testing
 @testable import DispatchService
@@ -82,5 +83,20 @@ import Testing
         #expect(exporter.failedSpans == 1 && exporter.exportedSpans == 0)
         // 300 ms configured; the old fixed 10 s would be over this generous bound.
         #expect(waited < .seconds(8), "gave up after \(waited)")
+    }
+
+    @Test func theHeadersGoOnEveryExportRequestTheTracesValueWinning() async throws {
+        let receiver = try await OTLPReceiver.start()
+        let exporter = try Self.exporter([
+            "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:\(receiver.port)", "CITYSIM_TRACING_BATCH_SIZE": "1",
+            "OTEL_EXPORTER_OTLP_HEADERS": "authorization=Bearer%20general,x-tenant=citysim",
+            "OTEL_EXPORTER_OTLP_TRACES_HEADERS": "authorization=Bearer%20traces"])
+        try await Self.export(["one", "two"], with: exporter)
+        try await receiver.stop()
+        #expect(exporter.exportedSpans == 2 && receiver.received.count == 2, "a batch of one span a request")
+        for post in receiver.received {
+            #expect(post.headers[values: .authorization] == ["Bearer traces"])
+            #expect(post.headers[HTTPField.Name("x-tenant")!] == "citysim" && post.contentType == "application/json")
+        }
     }
 }

@@ -95,4 +95,26 @@ import Testing
         let fromFile = try #require(Reading.error(Reading.minimal + "\ntracing: { otlp_timeout_ms: 0 }\n", in: folder))
         #expect(fromFile.variable == nil, "a bad key of the file names no variable")
     }
+
+    @Test func aMalformedHeaderListIsAnErrorNamingTheVariableAndTheReasonButNotTheValue() throws {
+        let folder = try TemporaryFolder()
+        let general = try #require(Reading.error(Reading.minimal, in: folder, environment: [
+            "OTEL_EXPORTER_OTLP_ENDPOINT": "http://otel:4318", "OTEL_EXPORTER_OTLP_HEADERS": "Bearer s3cret"]))
+        #expect(general.message == "tracing.otlp_headers: entry 1 has no '=' (expected key=value pairs separated by commas)")
+        #expect(general.variable == "OTEL_EXPORTER_OTLP_HEADERS" && !"\(general)".contains("s3cret"))
+        let traces = try #require(Reading.error(Reading.minimal, in: folder, environment: [
+            "OTEL_EXPORTER_OTLP_HEADERS": "x-tenant=citysim", "OTEL_EXPORTER_OTLP_TRACES_HEADERS": "authorization=s3cret%zz"]))
+        #expect(traces.message == "tracing.otlp_traces_headers: entry 1 ('authorization'): the value has a malformed %-escape")
+        #expect(traces.variable == "OTEL_EXPORTER_OTLP_TRACES_HEADERS" && !"\(traces)".contains("s3cret"))
+        let file = try #require(Reading.error(Reading.minimal + "\ntracing: { otlp_headers: \"a=1,b\" }\n", in: folder))
+        #expect(file.message.hasPrefix("tracing.otlp_headers: entry 2 has no '='") && file.line == 6 && file.variable == nil)
+    }
+
+    @Test func headerListsAreReadFromTheFileAndTheEnvironment() throws {
+        let folder = try TemporaryFolder()
+        let config = try Reading.load(Reading.minimal + "\ntracing: { otlp_headers: \"x-tenant=file\" }\n", in: folder,
+                                      environment: ["OTEL_EXPORTER_OTLP_TRACES_HEADERS": "authorization=Bearer%20t"])
+        #expect(config.tracing?.otlpHeaders == (try OTLPHeaders(parsing: "x-tenant=file")))
+        #expect(config.tracing?.otlpTracesHeaders == (try OTLPHeaders(parsing: "authorization=Bearer t")))
+    }
 }

@@ -39,7 +39,7 @@ struct ServiceConfigReader {
         "checkpoint": .mapping(["every_commands": .value, "every_s": .value]),
         "tracing": .mapping(["otlp_endpoint": .value, "service_name": .value, "batch_size": .value,
                              "flush_interval_ms": .value, "queue_limit": .value, "otlp_traces_endpoint": .value,
-                             "otlp_timeout_ms": .value]),
+                             "otlp_headers": .value, "otlp_traces_headers": .value, "otlp_timeout_ms": .value]),
     ])
 
     /// OpenTelemetry's standard variables (its SDK and OTLP exporter configuration), read like `CITYSIM_` ones, in
@@ -48,6 +48,8 @@ struct ServiceConfigReader {
     static let openTelemetryVariables: [(variable: String, path: [String])] = [
         ("OTEL_EXPORTER_OTLP_ENDPOINT", ["tracing", "otlp_endpoint"]),
         ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", ["tracing", "otlp_traces_endpoint"]),
+        ("OTEL_EXPORTER_OTLP_HEADERS", ["tracing", "otlp_headers"]),
+        ("OTEL_EXPORTER_OTLP_TRACES_HEADERS", ["tracing", "otlp_traces_headers"]),
         ("OTEL_EXPORTER_OTLP_TIMEOUT", ["tracing", "otlp_timeout_ms"]),
         ("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", ["tracing", "otlp_timeout_ms"]),
         ("OTEL_SERVICE_NAME", ["tracing", "service_name"]),
@@ -198,6 +200,10 @@ struct ServiceConfigReader {
         func node(at path: [String]) -> Node? {
             path.reduce(Optional(root)) { node, key in node?.mapping?[key] }
         }
+        if case .dataCorrupted(let context) = decoding, let invalid = context.underlyingError as? InvalidConfigValue {
+            let path = keys(context.codingPath)
+            return error(path, invalid.reason, at: node(at: path))
+        }
         switch decoding {
         case .keyNotFound(let key, let context):
             return error(keys(context.codingPath) + [key.stringValue], "missing (required)")
@@ -221,7 +227,15 @@ struct ServiceConfigReader {
         case "level": "one of \(LogSettings.Level.allCases.map(\.rawValue).joined(separator: ", "))"
         case "requests": "a log level (\(LogSettings.Level.allCases.map(\.rawValue).joined(separator: ", ")))"
         case "format": "text or json"
+        case "otlp_headers", "otlp_traces_headers": "a header list key1=value1,key2=value2 (values %-encoded)"
         default: "a value of the right kind"
         }
     }
+}
+
+/// A value of the right kind that is still wrong, such as a malformed header list: a config type's decoder throws it
+/// as a `DecodingError`'s underlying error, and the reader reports its reason for the key (and no "got '…'", as the
+/// value may be a secret).
+struct InvalidConfigValue: Error {
+    let reason: String
 }

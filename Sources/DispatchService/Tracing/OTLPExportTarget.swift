@@ -1,8 +1,10 @@
-/// Where `OTLPExporter` posts a batch and how long one batch may take, resolved from `TracingSettings` by the
-/// OpenTelemetry OTLP exporter rules: a traces endpoint is the full URL, used as given; a base endpoint gets
-/// `/v1/traces` appended; the traces endpoint wins when both are set.
+/// Where `OTLPExporter` posts a batch, with which extra headers, and how long one batch may take, resolved from
+/// `TracingSettings` by the OpenTelemetry OTLP exporter rules: a traces endpoint is the full URL, used as given;
+/// a base endpoint gets `/v1/traces` appended; the traces endpoint wins when both are set; the traces headers
+/// win over the general ones, header by header.
 ///
-/// Invariant: `url` is the URL posted to, exactly; `timeout` > 0 bounds one batch's export, retries included.
+/// Invariant: `url` is the URL posted to, exactly; `headers` go on every request; `timeout` > 0 bounds one
+/// batch's export, retries included.
 ///
 /// ```swift
 /// let target = OTLPExportTarget(settings: TracingSettings(otlpEndpoint: "http://collector:4318"))
@@ -11,11 +13,15 @@
 public struct OTLPExportTarget: Sendable, Equatable {
     /// The URL each batch is posted to.
     public var url: String
+    /// Sent with every request (after the general list, the traces list's value where both name a header).
+    public var headers: OTLPHeaders
     /// The longest one batch's export may take, retries and their waits included.
     public var timeout: Duration
 
-    public init(url: String, timeout: Duration = .milliseconds(TracingSettings.defaultTimeoutMs)) {
+    public init(url: String, headers: OTLPHeaders = OTLPHeaders(),
+                timeout: Duration = .milliseconds(TracingSettings.defaultTimeoutMs)) {
         self.url = url
+        self.headers = headers
         self.timeout = timeout
     }
 
@@ -25,7 +31,9 @@ public struct OTLPExportTarget: Sendable, Equatable {
         if let traces = settings.otlpTracesEndpoint { url = traces }
         else if let base = settings.otlpEndpoint { url = Self.tracesURL(base: base) }
         else { return nil }
-        self.init(url: url, timeout: .milliseconds(settings.otlpTimeoutMs ?? TracingSettings.defaultTimeoutMs))
+        let headers = (settings.otlpHeaders ?? OTLPHeaders()).overridden(by: settings.otlpTracesHeaders ?? OTLPHeaders())
+        self.init(url: url, headers: headers,
+                  timeout: .milliseconds(settings.otlpTimeoutMs ?? TracingSettings.defaultTimeoutMs))
     }
 
     /// `base/v1/traces`, without doubling a trailing slash: the URL of a collector's base endpoint.

@@ -111,7 +111,8 @@ public struct OTLPExporter: Service {
         do {
             var request = HTTPClientRequest(url: url)
             request.method = .POST
-            request.headers.add(name: "Content-Type", value: "application/json")
+            for field in target.headers.fields { request.headers.add(name: field.name, value: field.value) }
+            request.headers.replaceOrAdd(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(data: try OTLPTraceRequest.encode(serviceName: serviceName, spans: batch)))
             let response = try await client.execute(request, timeout: TimeAmount(target.timeout))
             let body = try await response.body.collect(upTo: 64 * 1024)

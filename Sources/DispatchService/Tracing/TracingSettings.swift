@@ -16,6 +16,10 @@ public struct TracingSettings: Codable, Sendable, Equatable {
     public var otlpEndpoint: String?
     /// The full URL spans are posted to, used as given (nothing appended); wins over `otlpEndpoint`.
     public var otlpTracesEndpoint: String?
+    /// Extra headers of every export request (`key1=value1,key2=value2`, values %-encoded), e.g. an `authorization`.
+    public var otlpHeaders: OTLPHeaders?
+    /// Headers of the traces exports only; where both lists name a header, this one's value is sent.
+    public var otlpTracesHeaders: OTLPHeaders?
     /// Milliseconds one batch's export may take, retries included. Default 10,000.
     public var otlpTimeoutMs: Int?
     /// The resource's `service.name`. Default `citysim`.
@@ -33,10 +37,13 @@ public struct TracingSettings: Codable, Sendable, Equatable {
     public static let defaultQueueLimit = 8192
     public static let defaultTimeoutMs = 10_000
 
-    public init(otlpEndpoint: String? = nil, otlpTracesEndpoint: String? = nil, otlpTimeoutMs: Int? = nil,
-                serviceName: String? = nil, batchSize: Int? = nil, flushIntervalMs: Int? = nil, queueLimit: Int? = nil) {
+    public init(otlpEndpoint: String? = nil, otlpTracesEndpoint: String? = nil, otlpHeaders: OTLPHeaders? = nil,
+                otlpTracesHeaders: OTLPHeaders? = nil, otlpTimeoutMs: Int? = nil, serviceName: String? = nil,
+                batchSize: Int? = nil, flushIntervalMs: Int? = nil, queueLimit: Int? = nil) {
         self.otlpEndpoint = otlpEndpoint
         self.otlpTracesEndpoint = otlpTracesEndpoint
+        self.otlpHeaders = otlpHeaders
+        self.otlpTracesHeaders = otlpTracesHeaders
         self.otlpTimeoutMs = otlpTimeoutMs
         self.serviceName = serviceName
         self.batchSize = batchSize
@@ -65,6 +72,7 @@ public struct TracingSettings: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case otlpEndpoint = "otlp_endpoint", otlpTracesEndpoint = "otlp_traces_endpoint", otlpTimeoutMs = "otlp_timeout_ms"
+        case otlpHeaders = "otlp_headers", otlpTracesHeaders = "otlp_traces_headers"
         case serviceName = "service_name", batchSize = "batch_size"
         case flushIntervalMs = "flush_interval_ms", queueLimit = "queue_limit"
     }
