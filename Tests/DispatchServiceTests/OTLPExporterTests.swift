@@ -99,4 +99,64 @@ import Testing
             #expect(post.headers[HTTPField.Name("x-tenant")!] == "citysim" && post.contentType == "application/json")
         }
     }
+
+    /// An exporter to `port`'s `/v1/traces` with fast retries (10 ms backoff, 10 attempts) within 20 s.
+    static func retryingExporter(port: Int, metrics: ServiceMetrics) -> OTLPExporter {
+        OTLPExporter(queue: SpanQueue(limit: 100, batchSize: 100),
+                     target: OTLPExportTarget(url: "http://127.0.0.1:\(port)/v1/traces", timeout: .seconds(20)),
+                     serviceName: "unit", retry: ExportRetryPolicy(maxAttempts: 10, initialBackoff: .milliseconds(10),
+                                                                   maxBackoff: .milliseconds(40)),
+                     metrics: metrics)
+    }
+
+    static func scrape(_ metrics: ServiceMetrics) -> String {
+        var bytes: [UInt8] = []
+        metrics.registry.emit(into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test func aBatchAnswered503TwiceIsPostedAgainUntilTheCollectorTakesIt() async throws {
+        let receiver = try await OTLPReceiver.start(answers: [.status(.serviceUnavailable), .status(.serviceUnavailable)])
+        let metrics = ServiceMetrics()
+        let exporter = Self.retryingExporter(port: receiver.port, metrics: metrics)
+        try await Self.export(["patient"], with: exporter)
+        try await receiver.stop()
+        #expect(exporter.exportedSpans == 1 && exporter.failedSpans == 0)
+        #expect(receiver.received.count == 3 && Set(receiver.received.map(\.body)).count == 1, "the same batch, three times")
+        #expect(Self.scrape(metrics).contains(#"citysim_span_export_retries_total{reason="http_503"} 2"#))
+    }
+
+    @Test func aBatchRefusedWith400IsNotPostedAgain() async throws {
+        let receiver = try await OTLPReceiver.start(answers: [.status(.badRequest)])
+        let metrics = ServiceMetrics()
+        let exporter = Self.retryingExporter(port: receiver.port, metrics: metrics)
+        try await Self.export(["malformed"], with: exporter)
+        try await receiver.stop()
+        #expect(exporter.failedSpans == 1 && exporter.exportedSpans == 0 && receiver.received.count == 1)
+        #expect(!Self.scrape(metrics).contains("citysim_span_export_retries_total{"))
+    }
+
+    @Test func aRetryAfterAnswerIsWaitedOutBeforeTheNextAttempt() async throws {
+        let receiver = try await OTLPReceiver.start(answers: [.status(.tooManyRequests, [.retryAfter: "1"])])
+        let exporter = Self.retryingExporter(port: receiver.port, metrics: ServiceMetrics())
+        try await Self.export(["throttled"], with: exporter)
+        try await receiver.stop()
+        #expect(exporter.exportedSpans == 1 && receiver.received.count == 2)
+        let posts = receiver.received
+        if posts.count == 2 {
+            // A lower bound only: a loaded machine makes the gap longer, never shorter (the backoff alone is ≤ 40 ms).
+            #expect(posts[1].arrival - posts[0].arrival >= .seconds(1))
+        }
+    }
+
+    @Test func aConnectionDroppedWithoutAnAnswerIsRetried() async throws {
+        let dropper = try await ConnectionDropper.start(drops: 1)
+        let metrics = ServiceMetrics()
+        let exporter = Self.retryingExporter(port: dropper.port, metrics: metrics)
+        try await Self.export(["dropped once"], with: exporter)
+        try await dropper.stop()
+        #expect(exporter.exportedSpans == 1 && exporter.failedSpans == 0)
+        #expect(dropper.counts.connections == 2 && dropper.counts.answered == 1)
+        #expect(Self.scrape(metrics).contains(#"citysim_span_export_retries_total{reason="connection"} 1"#))
+    }
 }

@@ -37,6 +37,7 @@ public final class ServiceMetrics: Sendable {
     private let checkpointFailures: Counter
     private let spansExported: Counter
     private let spansDropped: [SpanDropReason: Counter]
+    private let exportRetries = NIOLockedValueBox<[String: Counter]>([:])
     /// Zones exported at the last scrape, so the series of zones a new map no longer has are removed.
     private let exportedZones = NIOLockedValueBox(0)
 
@@ -128,6 +129,20 @@ public final class ServiceMetrics: Sendable {
 
     /// Spans dropped from the export queue (full) or lost with a failed export.
     func recordSpansDropped(_ count: Int, reason: SpanDropReason) { spansDropped[reason]?.increment(by: Int64(count)) }
+
+    /// A span batch that will be posted again: `reason` is the collector's answer (`http_503`, …) or `connection`.
+    func recordSpanExportRetry(reason: String) {
+        let counter = exportRetries.withLockedValue { counters in
+            if let counter = counters[reason] { return counter }
+            let counter = registry.makeCounter(
+                descriptor: Self.family("citysim_span_export_retries_total",
+                                        "Span batches posted again after a 429, 502, 503 or 504 answer (http_<status>) or no answer (connection)."),
+                labels: [("reason", reason)])
+            counters[reason] = counter
+            return counter
+        }
+        counter.increment()
+    }
 
     // MARK: - Read at each scrape
 
