@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Testing
 @testable import DispatchService
 
@@ -116,5 +117,45 @@ import Testing
                                       environment: ["OTEL_EXPORTER_OTLP_TRACES_HEADERS": "authorization=Bearer%20t"])
         #expect(config.tracing?.otlpHeaders == (try OTLPHeaders(parsing: "x-tenant=file")))
         #expect(config.tracing?.otlpTracesHeaders == (try OTLPHeaders(parsing: "authorization=Bearer t")))
+    }
+
+    @Test func theSamplerIsReadFromOTELTracesSamplerAndItsArgument() throws {
+        let folder = try TemporaryFolder()
+        func sampler(_ environment: [String: String], yaml: String = "") throws -> TraceSampler? {
+            try Reading.load(Reading.minimal + yaml, in: folder, environment: environment).tracing?.traceSampler
+        }
+        #expect(try sampler(["OTEL_TRACES_SAMPLER": "parentbased_traceidratio", "OTEL_TRACES_SAMPLER_ARG": "0.25"])
+                == .parentBased(root: .traceIDRatio(0.25)))
+        #expect(try sampler(["OTEL_TRACES_SAMPLER": "always_off"]) == .alwaysOff)
+        #expect(try sampler([:], yaml: "\ntracing: { sampler: traceidratio, sampler_arg: 0.1 }\n") == .traceIDRatio(0.1))
+        #expect(try sampler(["OTEL_TRACES_SAMPLER": "always_off", "CITYSIM_TRACING_SAMPLER": "always_on"]) == .alwaysOn)
+        #expect(try sampler(["OTEL_SERVICE_NAME": "x"]) == .parentBased(root: .alwaysOn))
+    }
+
+    @Test func anUnknownSamplerOrABadRatioIsAnErrorNamingTheVariable() throws {
+        let folder = try TemporaryFolder()
+        let name = try #require(Reading.error(Reading.minimal, in: folder, environment: ["OTEL_TRACES_SAMPLER": "jaeger_remote"]))
+        #expect(name.message == "tracing.sampler: expected one of always_on, always_off, traceidratio, parentbased_always_on, "
+                + "parentbased_always_off, parentbased_traceidratio (got 'jaeger_remote')")
+        #expect(name.variable == "OTEL_TRACES_SAMPLER")
+        let range = try #require(Reading.error(Reading.minimal, in: folder, environment: [
+            "OTEL_TRACES_SAMPLER": "traceidratio", "OTEL_TRACES_SAMPLER_ARG": "1.5"]))
+        #expect(range.message == "tracing.sampler_arg: must be a ratio within 0 and 1 (got 1.5)")
+        #expect(range.variable == "OTEL_TRACES_SAMPLER_ARG")
+        let negative = try #require(Reading.error(Reading.minimal + "\ntracing: { sampler_arg: -0.1 }\n", in: folder))
+        #expect(negative.message.hasPrefix("tracing.sampler_arg: must be a ratio within 0 and 1"))
+        let word = try #require(Reading.error(Reading.minimal, in: folder, environment: ["OTEL_TRACES_SAMPLER_ARG": "half"]))
+        #expect(word.message == "tracing.sampler_arg: expected a number (got 'half')")
+    }
+
+    @Test func theServicesTracerSamplesAsConfigured() throws {
+        let folder = try TemporaryFolder()
+        let config = try Reading.load(Reading.minimal, in: folder, environment: [
+            "OTEL_EXPORTER_OTLP_ENDPOINT": "http://otel:4318", "OTEL_TRACES_SAMPLER": "always_off"])
+        let settings = try #require(config.tracing)
+        let tracing = try #require(ServiceTracing(settings: settings, metrics: ServiceMetrics(), logger: Logger(label: "test")))
+        #expect(tracing.tracer.sampler == .alwaysOff)
+        tracing.tracer.startSpan("unsampled").end()
+        #expect(tracing.tracer.queue.pending == 0)
     }
 }

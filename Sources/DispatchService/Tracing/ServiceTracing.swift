@@ -15,7 +15,7 @@ public struct ServiceTracing: Sendable {
         guard let target = OTLPExportTarget(settings: settings) else { return nil }
         let queue = SpanQueue(limit: settings.queueLimit ?? TracingSettings.defaultQueueLimit,
                               batchSize: settings.batchSize ?? TracingSettings.defaultBatchSize, metrics: metrics)
-        tracer = OTLPTracer(queue: queue)
+        tracer = OTLPTracer(queue: queue, sampler: settings.traceSampler)
         exporter = OTLPExporter(
             queue: queue, target: target, serviceName: settings.serviceName ?? TracingSettings.defaultServiceName,
             flushInterval: .milliseconds(settings.flushIntervalMs ?? TracingSettings.defaultFlushIntervalMs),

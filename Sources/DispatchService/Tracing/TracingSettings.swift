@@ -10,7 +10,8 @@ import Foundation
 /// ```
 ///
 /// Invariant (checked by `validate`): each endpoint is an `http` or `https` URL with a host; the service name is
-/// not empty; `batch_size`, `flush_interval_ms`, `otlp_timeout_ms` ≥ 1 and `queue_limit` ≥ `batch_size`.
+/// not empty; `batch_size`, `flush_interval_ms`, `otlp_timeout_ms` ≥ 1, `queue_limit` ≥ `batch_size`, and
+/// `sampler_arg` is within 0...1.
 public struct TracingSettings: Codable, Sendable, Equatable {
     /// The collector's base URL; spans are posted to `OTLP_ENDPOINT/v1/traces`. nil (and no traces endpoint) = no tracing.
     public var otlpEndpoint: String?
@@ -22,6 +23,10 @@ public struct TracingSettings: Codable, Sendable, Equatable {
     public var otlpTracesHeaders: OTLPHeaders?
     /// Milliseconds one batch's export may take, retries included. Default 10,000.
     public var otlpTimeoutMs: Int?
+    /// Which traces are recorded and exported, by OpenTelemetry's name (`OTEL_TRACES_SAMPLER`). Default `parentbased_always_on`.
+    public var sampler: TraceSampler.Name?
+    /// The ratio of `traceidratio` and `parentbased_traceidratio`, 0...1 (`OTEL_TRACES_SAMPLER_ARG`). Default 1.
+    public var samplerArg: Double?
     /// The resource's `service.name`. Default `citysim`.
     public var serviceName: String?
     /// Spans per export request. Default 512.
@@ -38,18 +43,24 @@ public struct TracingSettings: Codable, Sendable, Equatable {
     public static let defaultTimeoutMs = 10_000
 
     public init(otlpEndpoint: String? = nil, otlpTracesEndpoint: String? = nil, otlpHeaders: OTLPHeaders? = nil,
-                otlpTracesHeaders: OTLPHeaders? = nil, otlpTimeoutMs: Int? = nil, serviceName: String? = nil,
-                batchSize: Int? = nil, flushIntervalMs: Int? = nil, queueLimit: Int? = nil) {
+                otlpTracesHeaders: OTLPHeaders? = nil, otlpTimeoutMs: Int? = nil, sampler: TraceSampler.Name? = nil,
+                samplerArg: Double? = nil, serviceName: String? = nil, batchSize: Int? = nil, flushIntervalMs: Int? = nil,
+                queueLimit: Int? = nil) {
         self.otlpEndpoint = otlpEndpoint
         self.otlpTracesEndpoint = otlpTracesEndpoint
         self.otlpHeaders = otlpHeaders
         self.otlpTracesHeaders = otlpTracesHeaders
         self.otlpTimeoutMs = otlpTimeoutMs
+        self.sampler = sampler
+        self.samplerArg = samplerArg
         self.serviceName = serviceName
         self.batchSize = batchSize
         self.flushIntervalMs = flushIntervalMs
         self.queueLimit = queueLimit
     }
+
+    /// The sampler `sampler` and `sampler_arg` name, defaults filled in.
+    public var traceSampler: TraceSampler { TraceSampler(name: sampler ?? .parentBasedAlwaysOn, argument: samplerArg) }
 
     /// - Throws: `ConfigError` naming the first bad `tracing.` key.
     public func validate() throws {
@@ -62,6 +73,9 @@ public struct TracingSettings: Codable, Sendable, Equatable {
             }
         }
         if let timeout = otlpTimeoutMs, timeout < 1 { throw fail("otlp_timeout_ms", "must be at least 1 (got \(timeout))") }
+        if let ratio = samplerArg, !(0...1).contains(ratio) {
+            throw fail("sampler_arg", "must be a ratio within 0 and 1 (got \(ratio))")
+        }
         if let name = serviceName, name.isEmpty { throw fail("service_name", "must not be empty") }
         if let size = batchSize, size < 1 { throw fail("batch_size", "must be at least 1 (got \(size))") }
         if let interval = flushIntervalMs, interval < 1 { throw fail("flush_interval_ms", "must be at least 1 (got \(interval))") }
@@ -73,6 +87,7 @@ public struct TracingSettings: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case otlpEndpoint = "otlp_endpoint", otlpTracesEndpoint = "otlp_traces_endpoint", otlpTimeoutMs = "otlp_timeout_ms"
         case otlpHeaders = "otlp_headers", otlpTracesHeaders = "otlp_traces_headers"
+        case sampler, samplerArg = "sampler_arg"
         case serviceName = "service_name", batchSize = "batch_size"
         case flushIntervalMs = "flush_interval_ms", queueLimit = "queue_limit"
     }
