@@ -159,4 +159,19 @@ import Testing
         #expect(dropper.counts.connections == 2 && dropper.counts.answered == 1)
         #expect(Self.scrape(metrics).contains(#"citysim_span_export_retries_total{reason="connection"} 1"#))
     }
+
+    @Test func withGzipCompressionTheBodyIsGzippedAndSaysSo() async throws {
+        let receiver = try await OTLPReceiver.start()
+        let endpoint = "http://127.0.0.1:\(receiver.port)"
+        let gzip = try Self.exporter(["OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_EXPORTER_OTLP_COMPRESSION": "gzip"])
+        try await Self.export(["squeezed"], with: gzip)
+        let plain = try Self.exporter(["OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_EXPORTER_OTLP_COMPRESSION": "gzip",
+                                       "OTEL_EXPORTER_OTLP_TRACES_COMPRESSION": "none"])
+        try await Self.export(["as is"], with: plain)
+        try await receiver.stop()
+        let posts = receiver.received
+        #expect(posts.map { $0.headers[.contentEncoding] } == ["gzip", nil])
+        #expect(posts.first?.body.prefix(2) == Data([0x1f, 0x8b]), "gzip's magic number")
+        #expect(try receiver.requests().flatMap(\.spans).map(\.name) == ["squeezed", "as is"])
+    }
 }

@@ -1,3 +1,4 @@
+import CompressNIO
 import Foundation
 import Hummingbird
 import Logging
@@ -72,9 +73,13 @@ final class OTLPReceiver: Sendable {
 
     var received: [Post] { posts.withLockedValue { $0 } }
 
-    /// Every request body decoded, in arrival order.
+    /// Every request body decoded (gunzipped first when its `Content-Encoding` is gzip), in arrival order.
     func requests() throws -> [OTLPBody] {
-        try received.map { try JSONDecoder().decode(OTLPBody.self, from: $0.body) }
+        try received.map { post in
+            guard post.headers[.contentEncoding] == "gzip" else { return try JSONDecoder().decode(OTLPBody.self, from: post.body) }
+            var compressed = ByteBuffer(data: post.body)
+            return try JSONDecoder().decode(OTLPBody.self, from: Data(buffer: try compressed.decompress(with: .gzip())))
+        }
     }
 
     /// Waits until `condition` holds for the posts received, at most `limit` (generous: a loaded machine is slow).

@@ -158,4 +158,11 @@ import Testing
         tracing.tracer.startSpan("unsampled").end()
         #expect(tracing.tracer.queue.pending == 0)
     }
+
+    @Test func anUnknownCompressionIsAnErrorNamingTheVariable() throws {
+        let folder = try TemporaryFolder()
+        let error = try #require(Reading.error(Reading.minimal, in: folder, environment: ["OTEL_EXPORTER_OTLP_COMPRESSION": "zstd"]))
+        #expect(error.message == "tracing.otlp_compression: expected gzip or none (got 'zstd')")
+        #expect(error.variable == "OTEL_EXPORTER_OTLP_COMPRESSION")
+    }
 }

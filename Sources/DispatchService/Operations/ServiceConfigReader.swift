@@ -40,7 +40,7 @@ struct ServiceConfigReader {
         "tracing": .mapping(["otlp_endpoint": .value, "service_name": .value, "batch_size": .value,
                              "flush_interval_ms": .value, "queue_limit": .value, "otlp_traces_endpoint": .value,
                              "otlp_headers": .value, "otlp_traces_headers": .value, "otlp_timeout_ms": .value,
-                             "sampler": .value, "sampler_arg": .value]),
+                             "otlp_compression": .value, "sampler": .value, "sampler_arg": .value]),
     ])
 
     /// OpenTelemetry's standard variables (its SDK and OTLP exporter configuration), read like `CITYSIM_` ones, in
@@ -53,6 +53,8 @@ struct ServiceConfigReader {
         ("OTEL_EXPORTER_OTLP_TRACES_HEADERS", ["tracing", "otlp_traces_headers"]),
         ("OTEL_EXPORTER_OTLP_TIMEOUT", ["tracing", "otlp_timeout_ms"]),
         ("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", ["tracing", "otlp_timeout_ms"]),
+        ("OTEL_EXPORTER_OTLP_COMPRESSION", ["tracing", "otlp_compression"]),
+        ("OTEL_EXPORTER_OTLP_TRACES_COMPRESSION", ["tracing", "otlp_compression"]),
         ("OTEL_TRACES_SAMPLER", ["tracing", "sampler"]),
         ("OTEL_TRACES_SAMPLER_ARG", ["tracing", "sampler_arg"]),
         ("OTEL_SERVICE_NAME", ["tracing", "service_name"]),
@@ -231,6 +233,7 @@ struct ServiceConfigReader {
         case "level": "one of \(LogSettings.Level.allCases.map(\.rawValue).joined(separator: ", "))"
         case "requests": "a log level (\(LogSettings.Level.allCases.map(\.rawValue).joined(separator: ", ")))"
         case "format": "text or json"
+        case "otlp_compression": "gzip or none"
         case "sampler": "one of \(TraceSampler.Name.allCases.map(\.rawValue).joined(separator: ", "))"
         case "otlp_headers", "otlp_traces_headers": "a header list key1=value1,key2=value2 (values %-encoded)"
         default: "a value of the right kind"

@@ -145,12 +145,7 @@ public struct OTLPExporter: Service {
     }
 
     private func makeRequest(_ batch: [FinishedSpan]) throws -> HTTPClientRequest {
-        var request = HTTPClientRequest(url: url)
-        request.method = .POST
-        for field in target.headers.fields { request.headers.add(name: field.name, value: field.value) }
-        request.headers.replaceOrAdd(name: "Content-Type", value: "application/json")
-        request.body = .bytes(ByteBuffer(data: try OTLPTraceRequest.encode(serviceName: serviceName, spans: batch)))
-        return request
+        try target.request(body: ByteBuffer(data: try OTLPTraceRequest.encode(serviceName: serviceName, spans: batch)))
     }
 
     /// One attempt; returns when the collector accepted the batch (2xx).

@@ -21,6 +21,8 @@ public struct TracingSettings: Codable, Sendable, Equatable {
     public var otlpHeaders: OTLPHeaders?
     /// Headers of the traces exports only; where both lists name a header, this one's value is sent.
     public var otlpTracesHeaders: OTLPHeaders?
+    /// How request bodies are compressed (`OTEL_EXPORTER_OTLP_COMPRESSION`): `gzip` or `none`. Default none.
+    public var otlpCompression: Compression?
     /// Milliseconds one batch's export may take, retries included. Default 10,000.
     public var otlpTimeoutMs: Int?
     /// Which traces are recorded and exported, by OpenTelemetry's name (`OTEL_TRACES_SAMPLER`). Default `parentbased_always_on`.
@@ -42,14 +44,21 @@ public struct TracingSettings: Codable, Sendable, Equatable {
     public static let defaultQueueLimit = 8192
     public static let defaultTimeoutMs = 10_000
 
+    /// The OTLP exporter's body compressions (OpenTelemetry names `gzip` and `none`).
+    public enum Compression: String, Codable, Sendable, CaseIterable {
+        case none, gzip
+    }
+
     public init(otlpEndpoint: String? = nil, otlpTracesEndpoint: String? = nil, otlpHeaders: OTLPHeaders? = nil,
-                otlpTracesHeaders: OTLPHeaders? = nil, otlpTimeoutMs: Int? = nil, sampler: TraceSampler.Name? = nil,
+                otlpTracesHeaders: OTLPHeaders? = nil, otlpCompression: Compression? = nil, otlpTimeoutMs: Int? = nil,
+                sampler: TraceSampler.Name? = nil,
                 samplerArg: Double? = nil, serviceName: String? = nil, batchSize: Int? = nil, flushIntervalMs: Int? = nil,
                 queueLimit: Int? = nil) {
         self.otlpEndpoint = otlpEndpoint
         self.otlpTracesEndpoint = otlpTracesEndpoint
         self.otlpHeaders = otlpHeaders
         self.otlpTracesHeaders = otlpTracesHeaders
+        self.otlpCompression = otlpCompression
         self.otlpTimeoutMs = otlpTimeoutMs
         self.sampler = sampler
         self.samplerArg = samplerArg
@@ -87,7 +96,7 @@ public struct TracingSettings: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case otlpEndpoint = "otlp_endpoint", otlpTracesEndpoint = "otlp_traces_endpoint", otlpTimeoutMs = "otlp_timeout_ms"
         case otlpHeaders = "otlp_headers", otlpTracesHeaders = "otlp_traces_headers"
-        case sampler, samplerArg = "sampler_arg"
+        case sampler, samplerArg = "sampler_arg", otlpCompression = "otlp_compression"
         case serviceName = "service_name", batchSize = "batch_size"
         case flushIntervalMs = "flush_interval_ms", queueLimit = "queue_limit"
     }
