@@ -24,11 +24,13 @@ import Yams
 /// checkpoint: { every_commands: 100000, every_s: 300 }   # snapshot the state and cut the command log (0 = never)
 /// log: { level: info, format: text, requests: debug }   # format json: one JSON object a line
 /// tracing: { otlp_endpoint: "http://localhost:4318", service_name: citysim }   # optional; spans as OTLP/HTTP JSON
+///                               # (also otlp_traces_endpoint, otlp_headers, otlp_timeout_ms, sampler, …: `TracingSettings`)
 /// ```
 ///
 /// Read strictly by `load(path:environment:)` (see `ServiceConfigReader`): an unknown key is an error;
 /// every key can be set from the environment (`CITYSIM_PORT`, `CITYSIM_ADMIN_PASSWORD`,
-/// `CITYSIM_PLANNER_ORIGIN_LAT`, …, and OpenTelemetry's `OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_SERVICE_NAME`); `database_file` and `admin.password_file` read a secret from a file.
+/// `CITYSIM_PLANNER_ORIGIN_LAT`, …, and OpenTelemetry's `OTEL_EXPORTER_OTLP_*`, `OTEL_TRACES_SAMPLER*`, `OTEL_SERVICE_NAME`;
+/// an error about such a value names its variable); `database_file` and `admin.password_file` read a secret from a file.
 public struct ServiceConfig: Codable, Sendable, Equatable {
     public struct Admin: Codable, Sendable, Equatable {
         public var email: String

@@ -7,7 +7,12 @@ import Foundation
 ///
 /// ```yaml
 /// tracing: { otlp_endpoint: "http://localhost:4318", service_name: citysim, batch_size: 512, flush_interval_ms: 1000, queue_limit: 8192 }
+/// tracing: { otlp_traces_endpoint: "https://ingest.example/v1/traces", otlp_headers: "authorization=Bearer%20T",
+///            otlp_timeout_ms: 5000, otlp_compression: gzip, sampler: parentbased_traceidratio, sampler_arg: 0.1 }
 /// ```
+///
+/// OpenTelemetry's variables set these keys (`ServiceConfigReader.openTelemetryVariables`); where a general and a
+/// traces-specific variable or key exist, the traces-specific one wins (for headers, header by header).
 ///
 /// Invariant (checked by `validate`): each endpoint is an `http` or `https` URL with a host; the service name is
 /// not empty; `batch_size`, `flush_interval_ms`, `otlp_timeout_ms` ≥ 1, `queue_limit` ≥ `batch_size`, and
