@@ -59,7 +59,8 @@ final class ConnectionDropper: Sendable {
             guard isComplete else { return }
             state.withLockedValue { $0.answered += 1 }
             let answer = "HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
-            context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer))).whenComplete { _ in context.close(promise: nil) }
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answer))).whenComplete { _ in channel.close(promise: nil) }
         }
 
         /// The head and as many body bytes as its `content-length` says have arrived.
