@@ -95,6 +95,8 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             // The OTLP/HTTP span exporter's client (already built for ServiceLoad; no new package).
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            // Its gzip bodies (OTEL_EXPORTER_OTLP_COMPRESSION=gzip): zlib, as TransitFeeds and RoadNetwork use it.
+            .product(name: "CompressNIO", package: "compress-nio"),
         ], resources: [.copy("Resources/openapi.json"), .copy("Resources/web")]),
         // The load generator: plays a scenario (or a closed-loop burst) against a running
         // service over HTTP, measures latency per endpoint and checks the end state.
@@ -137,6 +139,7 @@ let package = Package(
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "CompressNIO", package: "compress-nio"),
         ]),
         // Runs the built `citysim` binary: exit statuses, standard error, --version, progress output.
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),

@@ -24,11 +24,13 @@ import Yams
 /// checkpoint: { every_commands: 100000, every_s: 300 }   # snapshot the state and cut the command log (0 = never)
 /// log: { level: info, format: text, requests: debug }   # format json: one JSON object a line
 /// tracing: { otlp_endpoint: "http://localhost:4318", service_name: citysim }   # optional; spans as OTLP/HTTP JSON
+///                               # (also otlp_traces_endpoint, otlp_headers, otlp_timeout_ms, sampler, …: `TracingSettings`)
 /// ```
 ///
 /// Read strictly by `load(path:environment:)` (see `ServiceConfigReader`): an unknown key is an error;
 /// every key can be set from the environment (`CITYSIM_PORT`, `CITYSIM_ADMIN_PASSWORD`,
-/// `CITYSIM_PLANNER_ORIGIN_LAT`, …, and OpenTelemetry's `OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_SERVICE_NAME`); `database_file` and `admin.password_file` read a secret from a file.
+/// `CITYSIM_PLANNER_ORIGIN_LAT`, …, and OpenTelemetry's `OTEL_EXPORTER_OTLP_*`, `OTEL_TRACES_SAMPLER*`, `OTEL_SERVICE_NAME`;
+/// an error about such a value names its variable); `database_file` and `admin.password_file` read a secret from a file.
 public struct ServiceConfig: Codable, Sendable, Equatable {
     public struct Admin: Codable, Sendable, Equatable {
         public var email: String
@@ -105,7 +107,8 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
         do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
             throw ConfigError(message: "cannot read file: \(error.localizedDescription)", file: path, line: nil)
         }
-        var config = try ServiceConfigReader(file: path, environment: environment).read(text)
+        let reader = ServiceConfigReader(file: path, environment: environment)
+        var config = try reader.read(text)
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         if !config.scenario.hasPrefix("/") {
             config.scenario = folder.appendingPathComponent(config.scenario).path
@@ -115,6 +118,7 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
         }
         do { try config.validate() } catch var error as ConfigError {
             error.file = path
+            error.variable = error.key.flatMap(reader.variable(setting:))
             throw error
         }
         return config
@@ -243,6 +247,10 @@ public struct ConfigError: Error, CustomStringConvertible {
     public var file: String?
     /// 1-based line in `file`, when known.
     public var line: Int?
+    /// The environment variable that set the bad key, when one did (`CITYSIM_PORT`, `OTEL_EXPORTER_OTLP_HEADERS`).
+    public var variable: String?
+    /// The key path the message is about, when it is about one key (`["tracing", "otlp_headers"]`).
+    var key: [String]?
 
     public init(message: String, file: String? = nil, line: Int? = nil) {
         self.message = message
@@ -250,9 +258,16 @@ public struct ConfigError: Error, CustomStringConvertible {
         self.line = line
     }
 
-    /// `service config FILE:LINE: key: reason`.
+    /// `key.path: reason`, remembering the key so the variable that set it can be named.
+    init(key: [String], reason: String) {
+        self.init(message: "\(key.joined(separator: ".")): \(reason)")
+        self.key = key
+    }
+
+    /// `service config FILE:LINE: key: reason`, and ` (set by VARIABLE)` when the environment set the key.
     public var description: String {
-        guard let file else { return "service config: \(message)" }
-        return "service config \(file)\(line.map { ":\($0)" } ?? ""): \(message)"
+        let source = variable.map { " (set by \($0))" } ?? ""
+        guard let file else { return "service config: \(message)\(source)" }
+        return "service config \(file)\(line.map { ":\($0)" } ?? ""): \(message)\(source)"
     }
 }

@@ -139,4 +139,23 @@ import Testing
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(text.contains(#"citysim_spans_dropped_total{reason="export_failed"} \#(tracing.exporter.failedSpans)"#))
     }
+
+    @Test func probesAndScrapesGetNoSpanWhileOtherRoutesKeepTheirServerSpan() async throws {
+        let fixture = try await Self.tracedService(endpoint: "http://127.0.0.1:9")  // the exporter does not run here
+        let tracing = try #require(fixture.service.tracing)
+        try await TestProcessTracer.shared.routing(to: tracing.tracer) {
+            try await fixture.test { (client: any TestClientProtocol) async throws in
+                for path in ["/health/live", "/health/ready", "/metrics", "/health", "/v1/queue?x=900&y=400"] {
+                    #expect(try await client.call(.get, path).status == .ok, "\(path)")
+                }
+                #expect(try await client.call(.post, "/metrics").status == .methodNotAllowed)
+            }
+        }
+        let spans = tracing.tracer.queue.take(upTo: .max)
+        let paths = spans.filter { $0.kind == .server }.map { span -> String in
+            if case .string(let path)? = span.attributes.get("url.path")?.toSpanAttribute() { return path }
+            return span.name
+        }
+        #expect(paths == ["/health", "/v1/queue", "/metrics"], "only the probes' and the scrape's GETs go untraced")
+    }
 }

@@ -1,3 +1,4 @@
+import CompressNIO
 import Foundation
 import Hummingbird
 import Logging
@@ -8,31 +9,57 @@ import Tracing
 @testable import DispatchService
 
 /// An OTLP/HTTP collector in the test process: a Hummingbird server on an ephemeral port that records the
-/// content type and body of every `POST /v1/traces`, and the spans those bodies hold.
+/// headers, body and arrival time of every `POST` to its path (`/v1/traces` by default), and the spans those
+/// bodies hold. It answers each post with the next of its scripted `answers`, then 200.
 final class OTLPReceiver: Sendable {
     struct Post: Sendable {
-        let contentType: String?
+        let headers: HTTPFields
         let body: Data
+        let arrival: ContinuousClock.Instant
+        var contentType: String? { headers[.contentType] }
+    }
+    /// How the receiver answers one post.
+    enum Answer: Sendable {
+        /// This status, with these headers (e.g. `Retry-After`).
+        case status(HTTPResponse.Status, HTTPFields = [:])
+        /// No answer until the receiver stops (a collector that hangs).
+        case hang
     }
     let port: Int
     private let posts: NIOLockedValueBox<[Post]>
+    private let stopping: NIOLockedValueBox<Bool>
     private let group: ServiceGroup
     private let running: Task<Void, any Error>
 
-    private init(port: Int, posts: NIOLockedValueBox<[Post]>, group: ServiceGroup, running: Task<Void, any Error>) {
+    private init(port: Int, posts: NIOLockedValueBox<[Post]>, stopping: NIOLockedValueBox<Bool>, group: ServiceGroup,
+                 running: Task<Void, any Error>) {
         self.port = port
         self.posts = posts
+        self.stopping = stopping
         self.group = group
         self.running = running
     }
 
-    static func start() async throws -> OTLPReceiver {
+    static func start(path: String = "v1/traces", answers: [Answer] = []) async throws -> OTLPReceiver {
         let posts = NIOLockedValueBox<[Post]>([])
+        let stopping = NIOLockedValueBox(false)
         let router = Router()
-        router.post("v1/traces") { request, _ -> HTTPResponse.Status in
+        router.post(RouterPath(path)) { request, _ -> Response in
             let body = try await request.body.collect(upTo: 16 << 20)
-            posts.withLockedValue { $0.append(Post(contentType: request.headers[.contentType], body: Data(buffer: body))) }
-            return .ok
+            let index = posts.withLockedValue { posts in
+                posts.append(Post(headers: request.headers, body: Data(buffer: body), arrival: .now))
+                return posts.count - 1
+            }
+            switch index < answers.count ? answers[index] : .status(.ok) {
+            case .status(let status, let headers):
+                return Response(status: status, headers: headers)
+            case .hang:
+                let deadline = ContinuousClock.now + .seconds(120)
+                while !stopping.withLockedValue({ $0 }) && ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                return Response(status: .serviceUnavailable)
+            }
         }
         let (ports, listening) = AsyncStream.makeStream(of: Int.self)
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
@@ -41,17 +68,28 @@ final class OTLPReceiver: Sendable {
         let running = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next())
-        return OTLPReceiver(port: port, posts: posts, group: group, running: running)
+        return OTLPReceiver(port: port, posts: posts, stopping: stopping, group: group, running: running)
     }
 
     var received: [Post] { posts.withLockedValue { $0 } }
 
-    /// Every request body decoded, in arrival order.
+    /// Every request body decoded (gunzipped first when its `Content-Encoding` is gzip), in arrival order.
     func requests() throws -> [OTLPBody] {
-        try received.map { try JSONDecoder().decode(OTLPBody.self, from: $0.body) }
+        try received.map { post in
+            guard post.headers[.contentEncoding] == "gzip" else { return try JSONDecoder().decode(OTLPBody.self, from: post.body) }
+            var compressed = ByteBuffer(data: post.body)
+            return try JSONDecoder().decode(OTLPBody.self, from: Data(buffer: try compressed.decompress(with: .gzip())))
+        }
+    }
+
+    /// Waits until `condition` holds for the posts received, at most `limit` (generous: a loaded machine is slow).
+    func wait(atMost limit: Duration = .seconds(20), until condition: ([Post]) -> Bool) async throws {
+        let deadline = ContinuousClock.now + limit
+        while !condition(received) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
     }
 
     func stop() async throws {
+        stopping.withLockedValue { $0 = true }
         await group.triggerGracefulShutdown()
         try await running.value
     }

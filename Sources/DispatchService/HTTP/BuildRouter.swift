@@ -26,9 +26,10 @@ func buildRouter(host: DispatchHost, accounts: AccountService, planner: PlannerS
                  tracesRequests: Bool = false) -> Router<ServiceRequestContext> {
     let router = Router(context: ServiceRequestContext.self)
     // Outermost, so a request's server span (the process's tracer) covers the others and is the parent of the
-    // dispatch host's `dispatch.<op>` spans. Only when tracing is on: with no tracer it would make a no-op
-    // span per request, server CPU spent on the path whose cost per ride `Results/service` tracks.
-    if tracesRequests { router.add(middleware: TracingMiddleware()) }
+    // dispatch host's `dispatch.<op>` spans; probes and /metrics get none. Only when tracing is on: with no
+    // tracer it would make a no-op span per request, server CPU spent on the path whose cost per ride
+    // `Results/service` tracks.
+    if tracesRequests { router.add(middleware: RequestTracingMiddleware()) }
     router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
     router.add(middleware: LogRequestsMiddleware(requestLogLevel))
     router.add(middleware: ProblemMiddleware())

@@ -8,14 +8,15 @@ import Yams
 ///    a scenario file given by mistake is recognised and named as such);
 /// 2. the environment: each key `a.b_c` can be set by `CITYSIM_A_B_C` (the value is read as YAML
 ///    scalar text), and a key set there replaces the file's key and the file's `*_file` variant;
-///    `OTEL_EXPORTER_OTLP_ENDPOINT` and `OTEL_SERVICE_NAME` set `tracing.otlp_endpoint` and
-///    `tracing.service_name` unless their `CITYSIM_` variables do;
+///    OpenTelemetry's standard variables (`openTelemetryVariables`: `OTEL_EXPORTER_OTLP_ENDPOINT`,
+///    `OTEL_SERVICE_NAME`, …) set their `tracing.` keys unless the keys' `CITYSIM_` variables do;
 /// 3. the secrets: `database_file` and `admin.password_file` name a file whose content (without the
 ///    trailing newline) is the value, as container secrets are mounted; giving both a key and its
 ///    `_file` variant at the same level is an error;
 /// 4. decoding into `ServiceConfig`, type errors naming the key.
 ///
-/// Invariant: the result holds no key outside `schema` and every override came from a key of `schema`.
+/// Invariant: the result holds no key outside `schema` and every override came from a key of `schema`; an error
+/// about a key the environment set names the variable (`ConfigError.variable`).
 struct ServiceConfigReader {
     /// The keys a service config may have.
     indirect enum Keys {
@@ -37,12 +38,25 @@ struct ServiceConfigReader {
         "log": .mapping(["level": .value, "format": .value, "requests": .value]),
         "checkpoint": .mapping(["every_commands": .value, "every_s": .value]),
         "tracing": .mapping(["otlp_endpoint": .value, "service_name": .value, "batch_size": .value,
-                             "flush_interval_ms": .value, "queue_limit": .value]),
+                             "flush_interval_ms": .value, "queue_limit": .value, "otlp_traces_endpoint": .value,
+                             "otlp_headers": .value, "otlp_traces_headers": .value, "otlp_timeout_ms": .value,
+                             "otlp_compression": .value, "sampler": .value, "sampler_arg": .value]),
     ])
 
-    /// OpenTelemetry's standard variables, read like `CITYSIM_` ones; the `CITYSIM_` variable of the same key wins.
+    /// OpenTelemetry's standard variables (its SDK and OTLP exporter configuration), read like `CITYSIM_` ones, in
+    /// this order: where two set one key the later wins (the traces-specific timeout over the general one), and the
+    /// `CITYSIM_` variable of the key wins over both.
     static let openTelemetryVariables: [(variable: String, path: [String])] = [
         ("OTEL_EXPORTER_OTLP_ENDPOINT", ["tracing", "otlp_endpoint"]),
+        ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", ["tracing", "otlp_traces_endpoint"]),
+        ("OTEL_EXPORTER_OTLP_HEADERS", ["tracing", "otlp_headers"]),
+        ("OTEL_EXPORTER_OTLP_TRACES_HEADERS", ["tracing", "otlp_traces_headers"]),
+        ("OTEL_EXPORTER_OTLP_TIMEOUT", ["tracing", "otlp_timeout_ms"]),
+        ("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", ["tracing", "otlp_timeout_ms"]),
+        ("OTEL_EXPORTER_OTLP_COMPRESSION", ["tracing", "otlp_compression"]),
+        ("OTEL_EXPORTER_OTLP_TRACES_COMPRESSION", ["tracing", "otlp_compression"]),
+        ("OTEL_TRACES_SAMPLER", ["tracing", "sampler"]),
+        ("OTEL_TRACES_SAMPLER_ARG", ["tracing", "sampler_arg"]),
         ("OTEL_SERVICE_NAME", ["tracing", "service_name"]),
     ]
 
@@ -68,7 +82,15 @@ struct ServiceConfigReader {
 
     func error(_ path: [String], _ reason: String, at node: Node? = nil) -> ConfigError {
         let key = path.joined(separator: ".")
-        return ConfigError(message: key.isEmpty ? reason : "\(key): \(reason)", file: file, line: node?.mark?.line)
+        var error = ConfigError(message: key.isEmpty ? reason : "\(key): \(reason)", file: file, line: node?.mark?.line)
+        error.variable = variable(setting: path)
+        return error
+    }
+
+    /// The environment variable whose value the key at `path` has, if one set it (the last applied, as `applyEnvironment` does).
+    func variable(setting path: [String]) -> String? {
+        let standard = Self.openTelemetryVariables.map { (path: $0.path, variable: $0.variable) }
+        return (standard + Self.overridable).last { $0.path == path && environment[$0.variable] != nil }?.variable
     }
 
     /// The config in `text`, before paths are made absolute and values validated.
@@ -183,6 +205,10 @@ struct ServiceConfigReader {
         func node(at path: [String]) -> Node? {
             path.reduce(Optional(root)) { node, key in node?.mapping?[key] }
         }
+        if case .dataCorrupted(let context) = decoding, let invalid = context.underlyingError as? InvalidConfigValue {
+            let path = keys(context.codingPath)
+            return error(path, invalid.reason, at: node(at: path))
+        }
         switch decoding {
         case .keyNotFound(let key, let context):
             return error(keys(context.codingPath) + [key.stringValue], "missing (required)")
@@ -200,13 +226,24 @@ struct ServiceConfigReader {
     static func expectation(_ path: [String]) -> String {
         switch path.last ?? "" {
         case "port", "bcrypt_cost", "login_burst_per_address", "every_commands", "batch_size", "flush_interval_ms",
-             "queue_limit": "an integer"
-        case "token_lifetime_s", "clock_speed", "transfer_s", "lat", "lon", "archive_after_s", "archive_retain_days", "every_s":
+             "queue_limit", "otlp_timeout_ms": "an integer"
+        case "token_lifetime_s", "clock_speed", "transfer_s", "lat", "lon", "archive_after_s", "archive_retain_days", "every_s",
+             "sampler_arg":
             "a number"
         case "level": "one of \(LogSettings.Level.allCases.map(\.rawValue).joined(separator: ", "))"
         case "requests": "a log level (\(LogSettings.Level.allCases.map(\.rawValue).joined(separator: ", ")))"
         case "format": "text or json"
+        case "otlp_compression": "gzip or none"
+        case "sampler": "one of \(TraceSampler.Name.allCases.map(\.rawValue).joined(separator: ", "))"
+        case "otlp_headers", "otlp_traces_headers": "a header list key1=value1,key2=value2 (values %-encoded)"
         default: "a value of the right kind"
         }
     }
+}
+
+/// A value of the right kind that is still wrong, such as a malformed header list: a config type's decoder throws it
+/// as a `DecodingError`'s underlying error, and the reader reports its reason for the key (and no "got '…'", as the
+/// value may be a secret).
+struct InvalidConfigValue: Error {
+    let reason: String
 }

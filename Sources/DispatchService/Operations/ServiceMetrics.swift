@@ -37,6 +37,7 @@ public final class ServiceMetrics: Sendable {
     private let checkpointFailures: Counter
     private let spansExported: Counter
     private let spansDropped: [SpanDropReason: Counter]
+    private let exportRetries = NIOLockedValueBox<[String: Counter]>([:])
     /// Zones exported at the last scrape, so the series of zones a new map no longer has are removed.
     private let exportedZones = NIOLockedValueBox(0)
 
@@ -55,24 +56,25 @@ public final class ServiceMetrics: Sendable {
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
         commitDuration = registry.makeDurationHistogram(
-            name: "citysim_command_log_commit_seconds", buckets: Self.commitBuckets,
-            help: "Time to make one batch of commands durable in the store (one transaction, group commit).")
+            descriptor: Self.family("citysim_command_log_commit_seconds",
+                                    "Time to make one batch of commands durable in the store (one transaction, group commit)."),
+            buckets: Self.commitBuckets)
         batchSize = registry.makeValueHistogram(
-            name: "citysim_command_log_batch_size", buckets: Self.batchBuckets,
-            help: "Commands written per command-log commit.")
-        commitFailures = registry.makeCounter(
-            name: "citysim_command_log_commit_failures_total",
-            help: "Command-log commits that failed (the host then rebuilds from the store).")
-        checkpoints = registry.makeCounter(
-            name: "citysim_checkpoints_total", help: "Checkpoints stored (each followed by a cut of the command log).")
-        checkpointFailures = registry.makeCounter(
-            name: "citysim_checkpoint_failures_total", help: "Checkpoints or log cuts that failed (tried again later).")
-        spansExported = registry.makeCounter(
-            name: "citysim_spans_exported_total", help: "Tracing spans the OTLP collector accepted.")
+            descriptor: Self.family("citysim_command_log_batch_size", "Commands written per command-log commit."),
+            buckets: Self.batchBuckets)
+        commitFailures = registry.makeCounter(descriptor: Self.family(
+            "citysim_command_log_commit_failures_total",
+            "Command-log commits that failed (the host then rebuilds from the store)."))
+        checkpoints = registry.makeCounter(descriptor: Self.family(
+            "citysim_checkpoints_total", "Checkpoints stored (each followed by a cut of the command log)."))
+        checkpointFailures = registry.makeCounter(descriptor: Self.family(
+            "citysim_checkpoint_failures_total", "Checkpoints or log cuts that failed (tried again later)."))
+        spansExported = registry.makeCounter(descriptor: Self.family(
+            "citysim_spans_exported_total", "Tracing spans the OTLP collector accepted."))
+        let dropped = Self.family("citysim_spans_dropped_total",
+                                  "Tracing spans not exported: the queue was full (queue_full) or their export failed (export_failed).")
         spansDropped = Dictionary(uniqueKeysWithValues: SpanDropReason.allCases.map { reason in
-            (reason, registry.makeCounter(
-                name: "citysim_spans_dropped_total", labels: [("reason", reason.rawValue)],
-                help: "Tracing spans not exported: the queue was full (queue_full) or their export failed (export_failed)."))
+            (reason, registry.makeCounter(descriptor: dropped, labels: [("reason", reason.rawValue)]))
         })
     }
 
@@ -85,9 +87,8 @@ public final class ServiceMetrics: Sendable {
             let key = RequestKey(route: route, method: method, status: status)
             if let counter = counters[key] { return counter }
             let counter = registry.makeCounter(
-                name: "citysim_http_requests_total",
-                labels: [("route", route), ("method", method), ("status", String(status))],
-                help: "HTTP requests answered, by route template, method and status.")
+                descriptor: Self.family("citysim_http_requests_total", "HTTP requests answered, by route template, method and status."),
+                labels: [("route", route), ("method", method), ("status", String(status))])
             counters[key] = counter
             return counter
         }
@@ -96,9 +97,9 @@ public final class ServiceMetrics: Sendable {
             let key = RouteKey(route: route, method: method)
             if let histogram = histograms[key] { return histogram }
             let histogram = registry.makeDurationHistogram(
-                name: "citysim_http_request_duration_seconds",
-                labels: [("route", route), ("method", method)], buckets: Self.requestBuckets,
-                help: "Time from a request's arrival until its response is ready (a body of known length) or its streamed body is written, by route template and method.")
+                descriptor: Self.family("citysim_http_request_duration_seconds",
+                                        "Time from a request's arrival until its response is ready (a body of known length) or its streamed body is written, by route template and method."),
+                labels: [("route", route), ("method", method)], buckets: Self.requestBuckets)
             histograms[key] = histogram
             return histogram
         }
@@ -128,6 +129,20 @@ public final class ServiceMetrics: Sendable {
 
     /// Spans dropped from the export queue (full) or lost with a failed export.
     func recordSpansDropped(_ count: Int, reason: SpanDropReason) { spansDropped[reason]?.increment(by: Int64(count)) }
+
+    /// A span batch that will be posted again: `reason` is the collector's answer (`http_503`, …) or `connection`.
+    func recordSpanExportRetry(reason: String) {
+        let counter = exportRetries.withLockedValue { counters in
+            if let counter = counters[reason] { return counter }
+            let counter = registry.makeCounter(
+                descriptor: Self.family("citysim_span_export_retries_total",
+                                        "Span batches posted again after a 429, 502, 503 or 504 answer (http_<status>) or no answer (connection)."),
+                labels: [("reason", reason)])
+            counters[reason] = counter
+            return counter
+        }
+        counter.increment()
+    }
 
     // MARK: - Read at each scrape
 
@@ -174,7 +189,12 @@ public final class ServiceMetrics: Sendable {
     }
 
     private func gauge(_ name: String, _ help: String, _ labels: [(String, String)] = []) -> Gauge {
-        labels.isEmpty ? registry.makeGauge(name: name, help: help)
-            : registry.makeGauge(name: name, labels: labels, help: help)
+        labels.isEmpty ? registry.makeGauge(descriptor: Self.family(name, help))
+            : registry.makeGauge(descriptor: Self.family(name, help), labels: labels)
+    }
+
+    /// A family named exactly `name` (its unit already part of it, so the descriptor adds no suffix) with its help text.
+    private static func family(_ name: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
     }
 }

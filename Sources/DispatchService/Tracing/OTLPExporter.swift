@@ -5,21 +5,25 @@ import NIOConcurrencyHelpers
 import NIOCore
 import ServiceLifecycle
 
-/// Sends the spans of a `SpanQueue` to an OTLP/HTTP collector as JSON (`POST ENDPOINT/v1/traces`,
-/// `Content-Type: application/json`), in batches of the queue's `batchSize`: whenever a batch is full,
+/// Sends the spans of a `SpanQueue` to an OTLP/HTTP collector as JSON (`POST` to the target's URL with its
+/// headers, `Content-Type: application/json`), in batches of the queue's `batchSize`: whenever a batch is full,
 /// every `flushInterval`, on `OTLPTracer.forceFlush()`, and once more for whatever is left at graceful
 /// shutdown (list it before the HTTP server in the `ServiceGroup`, so it stops after the requests drained).
+/// A batch the collector cannot take now (429, 502, 503, 504, no answer) is tried again as `retry` says.
 ///
-/// Invariant: a failed export (no connection, a timeout, a non-2xx answer) never throws out of `run`: it is
-/// logged (a warning when exports start failing, info when they recover), its spans are counted in
-/// `failedSpans` (and `citysim_spans_dropped_total{reason="export_failed"}`), and the exporter goes on.
+/// Invariant: a failed export (no connection, a timeout, a non-2xx answer, retries spent) never throws out of
+/// `run`: it is logged (a warning when exports start failing, info when they recover), its spans are counted in
+/// `failedSpans` (and `citysim_spans_dropped_total{reason="export_failed"}`), and the exporter goes on. One
+/// batch's export, retries and their waits included, takes at most the target's timeout.
 public struct OTLPExporter: Service {
     let queue: SpanQueue
-    /// `…/v1/traces`.
-    public let url: String
+    /// Where batches go, with which headers, and how long each may take.
+    public let target: OTLPExportTarget
+    /// The URL batches are posted to.
+    public var url: String { target.url }
     let serviceName: String
     let flushInterval: Duration
-    let timeout: TimeAmount
+    let retry: ExportRetryPolicy
     let logger: Logger
     let metrics: ServiceMetrics?
     private let counts = NIOLockedValueBox(Counts())
@@ -31,20 +35,26 @@ public struct OTLPExporter: Service {
     }
 
     /// - Parameters:
-    ///   - endpoint: the collector's base URL (`http://localhost:4318`); spans go to `endpoint/v1/traces`.
-    ///   - timeout: the longest one export request may take.
-    public init(queue: SpanQueue, endpoint: String, serviceName: String, flushInterval: Duration = .seconds(1),
-                timeout: Duration = .seconds(10), logger: Logger = Logger(label: "citysim.tracing"),
+    ///   - target: where batches are posted (`OTLPExportTarget(settings:)`) and how long each may take.
+    ///   - retry: when a failed batch is tried again.
+    public init(queue: SpanQueue, target: OTLPExportTarget, serviceName: String, flushInterval: Duration = .seconds(1),
+                retry: ExportRetryPolicy = ExportRetryPolicy(), logger: Logger = Logger(label: "citysim.tracing"),
                 metrics: ServiceMetrics? = nil) {
         self.queue = queue
-        var base = Substring(endpoint)
-        while base.hasSuffix("/") { base = base.dropLast() }
-        url = base + "/v1/traces"
+        self.target = target
         self.serviceName = serviceName
         self.flushInterval = flushInterval
-        self.timeout = .milliseconds(Int64(timeout / .milliseconds(1)))
+        self.retry = retry
         self.logger = logger
         self.metrics = metrics
+    }
+
+    /// - Parameters:
+    ///   - endpoint: the collector's base URL (`http://localhost:4318`); spans go to `endpoint/v1/traces`.
+    public init(queue: SpanQueue, endpoint: String, serviceName: String, flushInterval: Duration = .seconds(1),
+                logger: Logger = Logger(label: "citysim.tracing"), metrics: ServiceMetrics? = nil) {
+        self.init(queue: queue, target: OTLPExportTarget(url: OTLPExportTarget.tracesURL(base: endpoint)),
+                  serviceName: serviceName, flushInterval: flushInterval, logger: logger, metrics: metrics)
     }
 
     /// Spans the collector accepted.
@@ -102,39 +112,76 @@ public struct OTLPExporter: Service {
         }
     }
 
-    /// Posts one batch; false when it failed (logged and counted).
+    /// Posts one batch, trying again as `retry` allows until the target's timeout; false when it failed (logged and counted).
     private func send(_ batch: [FinishedSpan], with client: HTTPClient) async -> Bool {
+        let deadline = ContinuousClock.now + target.timeout
+        let failure: any Error
         do {
-            var request = HTTPClientRequest(url: url)
-            request.method = .POST
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(data: try OTLPTraceRequest.encode(serviceName: serviceName, spans: batch)))
-            let response = try await client.execute(request, timeout: timeout)
-            let body = try await response.body.collect(upTo: 64 * 1024)
-            guard (200..<300).contains(response.status.code) else {
-                throw ExportRefused(status: Int(response.status.code), body: String(buffer: body))
+            let request = try makeRequest(batch)
+            var attempt = 1
+            while true {
+                do {
+                    try await post(request, with: client, before: deadline)
+                    recordSuccess(batch.count)
+                    return true
+                } catch let failed as ExportFailed {
+                    guard let wait = retry.delay(after: failed.failure, attempt: attempt, remaining: deadline - .now,
+                                                 jitter: Double.random(in: 0..<1)) else { throw failed }
+                    metrics?.recordSpanExportRetry(reason: failed.failure.reason)
+                    logger.debug("span export will be tried again", metadata: [
+                        "url": "\(url)", "attempt": "\(attempt)", "error": "\(failed)", "wait": "\(wait)"])
+                    try await Task.sleep(for: wait)
+                    attempt += 1
+                }
             }
-            let recovered = counts.withLockedValue { counts in
-                counts.exported += batch.count
-                defer { counts.failing = false }
-                return counts.failing
-            }
-            metrics?.recordSpansExported(batch.count)
-            if recovered { logger.info("span export recovered", metadata: ["url": "\(url)"]) }
-            return true
         } catch {
-            let first = recordFailure(batch.count)
-            let metadata: Logger.Metadata = ["url": "\(url)", "spans": "\(batch.count)", "error": "\(error)"]
-            if first { logger.warning("span export failed; spans are dropped until it works again", metadata: metadata) }
-            else { logger.debug("span export failed", metadata: metadata) }
-            return false
+            failure = error
+        }
+        let first = recordFailure(batch.count)
+        let metadata: Logger.Metadata = ["url": "\(url)", "spans": "\(batch.count)", "error": "\(failure)"]
+        if first { logger.warning("span export failed; spans are dropped until it works again", metadata: metadata) }
+        else { logger.debug("span export failed", metadata: metadata) }
+        return false
+    }
+
+    private func makeRequest(_ batch: [FinishedSpan]) throws -> HTTPClientRequest {
+        try target.request(body: ByteBuffer(data: try OTLPTraceRequest.encode(serviceName: serviceName, spans: batch)))
+    }
+
+    /// One attempt; returns when the collector accepted the batch (2xx).
+    /// - Throws: `ExportFailed`, or `CancellationError`.
+    private func post(_ request: HTTPClientRequest, with client: HTTPClient, before deadline: ContinuousClock.Instant) async throws {
+        let response: HTTPClientResponse
+        let body: ByteBuffer
+        do {
+            response = try await client.execute(request, timeout: TimeAmount(max(deadline - .now, .zero)))
+            body = try await response.body.collect(upTo: 64 * 1024)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw ExportFailed(failure: .noAnswer, detail: "\(error)")
+        }
+        guard (200..<300).contains(response.status.code) else {
+            let retryAfter = ExportRetryPolicy.retryAfter(response.headers.first(name: "Retry-After"))
+            throw ExportFailed(failure: .status(Int(response.status.code), retryAfter: retryAfter),
+                               detail: "HTTP \(response.status.code): \(String(buffer: body).prefix(200))")
         }
     }
 
-    /// A collector's non-2xx answer.
-    struct ExportRefused: Error, CustomStringConvertible {
-        let status: Int
-        let body: String
-        var description: String { "HTTP \(status): \(body.prefix(200))" }
+    private func recordSuccess(_ spans: Int) {
+        let recovered = counts.withLockedValue { counts in
+            counts.exported += spans
+            defer { counts.failing = false }
+            return counts.failing
+        }
+        metrics?.recordSpansExported(spans)
+        if recovered { logger.info("span export recovered", metadata: ["url": "\(url)"]) }
+    }
+
+    /// One failed attempt: what the retry policy needs to know, and what the log says.
+    struct ExportFailed: Error, CustomStringConvertible {
+        let failure: ExportRetryPolicy.Failure
+        let detail: String
+        var description: String { detail }
     }
 }

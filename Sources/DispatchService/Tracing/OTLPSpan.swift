@@ -19,9 +19,11 @@ public struct FinishedSpan: Sendable {
 }
 
 /// A span of `OTLPTracer`: records its name, attributes, status, events and links until it ends, then hands
-/// itself once to the tracer's `SpanQueue` (which never blocks: it drops when full).
+/// itself once to the tracer's `SpanQueue` (which never blocks: it drops when full). A span whose identity is not
+/// sampled records nothing and is never enqueued; its `context` still carries its identity to children and callees.
 ///
-/// Invariant: `end` enqueues the span at most once; after it the span records nothing (`isRecording` false).
+/// Invariant: `end` enqueues a sampled span at most once; after it (and throughout, when unsampled) the span records
+/// nothing (`isRecording` false).
 public final class OTLPSpan: Span, Sendable {
     public let context: InstrumentationContext
     let kind: SpanKind
@@ -35,6 +37,7 @@ public final class OTLPSpan: Span, Sendable {
         var status: SpanStatus?
         var events: [SpanEvent] = []
         var links: [SpanIdentity] = []
+        /// Ended, or never recording (an unsampled span).
         var ended = false
     }
     private let recorded: NIOLockedValueBox<Recorded>
@@ -49,7 +52,7 @@ public final class OTLPSpan: Span, Sendable {
         self.parentSpanID = parentSpanID
         self.startNanos = startNanos
         self.queue = queue
-        recorded = NIOLockedValueBox(Recorded(name: name))
+        recorded = NIOLockedValueBox(Recorded(name: name, ended: !identity.isSampled))
     }
 
     public var operationName: String {

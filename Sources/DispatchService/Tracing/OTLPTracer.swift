@@ -7,7 +7,8 @@ import Tracing
 ///
 /// Invariant: a span started in a context that carries a span (`InstrumentationContext.spanIdentity`, local or
 /// extracted) shares that span's trace id and names it as its parent; any other span starts a new trace
-/// with a random trace id. Every span gets a random span id. No sampling: every span is recorded.
+/// with a random trace id. Every span gets a random span id. `sampler` decides which spans are recorded and
+/// exported; an unsampled span's context still propagates, with the W3C sampled flag 0.
 ///
 /// ```swift
 /// let queue = SpanQueue(limit: 2048, batchSize: 512)
@@ -19,8 +20,13 @@ import Tracing
 public struct OTLPTracer: Tracer {
     public typealias Span = OTLPSpan
     public let queue: SpanQueue
+    /// Which spans are recorded and exported (default `parentbased_always_on`).
+    public let sampler: TraceSampler
 
-    public init(queue: SpanQueue) { self.queue = queue }
+    public init(queue: SpanQueue, sampler: TraceSampler = .standard) {
+        self.queue = queue
+        self.sampler = sampler
+    }
 
     public func startSpan<Instant: TracerInstant>(
         _ operationName: String, context: @autoclosure () -> InstrumentationContext, ofKind kind: SpanKind,
@@ -28,7 +34,9 @@ public struct OTLPTracer: Tracer {
     ) -> OTLPSpan {
         let context = context()
         let parent = context.spanIdentity
-        return OTLPSpan(name: operationName, kind: kind, context: context, identity: SpanIdentity(continuing: parent),
+        var identity = SpanIdentity(continuing: parent)
+        identity.isSampled = sampler.isSampled(traceLow: identity.traceLow, parent: parent)
+        return OTLPSpan(name: operationName, kind: kind, context: context, identity: identity,
                         parentSpanID: parent?.spanID, startNanos: instant().nanosecondsSinceEpoch, queue: queue)
     }
 

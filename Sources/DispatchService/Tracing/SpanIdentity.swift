@@ -1,17 +1,20 @@
 import Instrumentation
 
-/// The W3C trace identity of one span: a 16-byte trace id shared by every span of a trace, and an
-/// 8-byte span id of its own.
+/// The W3C trace identity of one span: a 16-byte trace id shared by every span of a trace, an
+/// 8-byte span id of its own, and the sampled flag (whether the span is recorded and exported).
 ///
 /// Invariant: neither id is all zeros (W3C Trace Context calls such ids invalid), so `hexTraceID` is always
 /// 32 lowercase hex digits and `hexSpanID` 16.
 public struct SpanIdentity: Sendable, Hashable {
     public let traceHigh: UInt64, traceLow: UInt64
     public let spanID: UInt64
+    /// W3C's `sampled` trace flag: the span is recorded and exported (set by the tracer's `TraceSampler`).
+    public internal(set) var isSampled: Bool
 
-    /// A new span of the trace `trace` (a fresh trace when nil), with a random span id.
+    /// A new span of the trace `trace` (a fresh trace when nil), with a random span id and the trace's sampled flag.
     init(continuing trace: SpanIdentity? = nil) {
         var random = SystemRandomNumberGenerator()
+        isSampled = trace?.isSampled ?? true
         if let trace {
             traceHigh = trace.traceHigh
             traceLow = trace.traceLow
@@ -22,11 +25,12 @@ public struct SpanIdentity: Sendable, Hashable {
         spanID = Self.nonZero(&random)
     }
 
-    init?(traceHigh: UInt64, traceLow: UInt64, spanID: UInt64) {
+    init?(traceHigh: UInt64, traceLow: UInt64, spanID: UInt64, isSampled: Bool = true) {
         guard traceHigh | traceLow != 0, spanID != 0 else { return nil }
         self.traceHigh = traceHigh
         self.traceLow = traceLow
         self.spanID = spanID
+        self.isSampled = isSampled
     }
 
     private static func nonZero(_ random: inout SystemRandomNumberGenerator) -> UInt64 {
@@ -48,19 +52,20 @@ public struct SpanIdentity: Sendable, Hashable {
 
     // MARK: - W3C traceparent
 
-    /// `00-TRACEID-SPANID-01`: this span as the parent of a remote one (always sampled: every span is exported).
-    var traceparent: String { "00-\(hexTraceID)-\(hexSpanID)-01" }
+    /// `00-TRACEID-SPANID-FLAGS`: this span as the parent of a remote one; flags `01` when sampled, else `00`.
+    var traceparent: String { "00-\(hexTraceID)-\(hexSpanID)-\(isSampled ? "01" : "00")" }
 
-    /// Reads a `traceparent` header value; nil for a malformed one, version `ff`, or all-zero ids.
+    /// Reads a `traceparent` header value, its sampled flag (the flags' lowest bit) included; nil for a malformed one,
+    /// version `ff`, or all-zero ids.
     init?(traceparent: String) {
         let parts = traceparent.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count >= 4, parts[0] != "ff", parts[0] != "00" || parts.count == 4,
               parts[0].count == 2, parts[1].count == 32, parts[2].count == 16, parts[3].count == 2,
               parts.prefix(4).allSatisfy(Self.isLowercaseHex),
               let high = UInt64(parts[1].prefix(16), radix: 16), let low = UInt64(parts[1].suffix(16), radix: 16),
-              let span = UInt64(parts[2], radix: 16)
+              let span = UInt64(parts[2], radix: 16), let flags = UInt8(parts[3], radix: 16)
         else { return nil }
-        self.init(traceHigh: high, traceLow: low, spanID: span)
+        self.init(traceHigh: high, traceLow: low, spanID: span, isSampled: flags & 1 == 1)
     }
 
     private static func isLowercaseHex(_ text: Substring) -> Bool {
