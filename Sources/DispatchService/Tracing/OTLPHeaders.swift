@@ -1,3 +1,5 @@
+import Foundation
+
 /// The extra HTTP headers of every OTLP export request, as `OTEL_EXPORTER_OTLP_HEADERS` gives them: W3C
 /// Baggage-like `key1=value1,key2=value2`, blanks around keys and values ignored, values (and keys)
 /// percent-decoded, empty entries skipped. Typically an `authorization` header for a hosted collector.
@@ -90,32 +92,15 @@ public struct OTLPHeaders: Sendable, Equatable, Codable {
         return text[start..<end]
     }
 
-    /// `text` with each `%XX` replaced by its byte; nil for a malformed escape or bytes that are not UTF-8.
-    static func percentDecoded(_ text: Substring) -> String? {
-        var bytes: [UInt8] = []
-        var utf8 = text.utf8.makeIterator()
-        while let byte = utf8.next() {
-            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
-            guard let high = utf8.next(), let low = utf8.next(),
-                  let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(value)
-        }
-        let decoded = String(decoding: bytes, as: UTF8.self)
-        return Array(decoded.utf8) == bytes ? decoded : nil  // invalid UTF-8 would have been repaired
-    }
+    /// `text` with its `%XX` escapes decoded; nil for a malformed escape or bytes that are not UTF-8.
+    static func percentDecoded(_ text: Substring) -> String? { String(text).removingPercentEncoding }
+
+    /// RFC 3986's unreserved characters: the only ones ``percentEncoded(_:)`` leaves as they are.
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// `text` with every byte outside RFC 3986's unreserved characters as `%XX`.
     static func percentEncoded(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            let scalar = Unicode.Scalar(byte)
-            if isLetterOrDigit(scalar) || "-._~".unicodeScalars.contains(scalar) {
-                result.unicodeScalars.append(scalar)
-            } else {
-                result += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-            }
-        }
-        return result
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text  // nil only for invalid UTF-16, impossible here
     }
 
     private static func isToken(_ name: String) -> Bool {
