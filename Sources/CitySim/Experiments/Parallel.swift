@@ -51,7 +51,7 @@ private final class ParallelBox<T>: @unchecked Sendable {
 /// - Throws: `side`'s error, once both have finished.
 func alongside<T>(_ side: (@Sendable () throws -> Void)?, _ main: () -> T) throws -> T {
     guard let side else { return main() }
-    let box = SideBox()
+    let box = ParallelBox<Void>(0)  // only its lock and error
     let group = DispatchGroup()
     group.enter()
     let thread = Thread {
@@ -64,10 +64,4 @@ func alongside<T>(_ side: (@Sendable () throws -> Void)?, _ main: () -> T) throw
     group.wait()
     if let error = box.lock.withLock({ box.error }) { throw error }
     return value
-}
-
-/// The error `alongside`'s second thread threw, guarded by its lock.
-private final class SideBox: @unchecked Sendable {
-    let lock = NSLock()
-    var error: Error?
 }
