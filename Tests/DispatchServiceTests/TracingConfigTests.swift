@@ -119,6 +119,31 @@ import Testing
         #expect(config.tracing?.otlpTracesHeaders == (try OTLPHeaders(parsing: "authorization=Bearer t")))
     }
 
+    @Test func headerListsCanComeFromSecretFilesNamedInTheFileOrTheEnvironment() throws {
+        let folder = try TemporaryFolder()
+        try "authorization=Bearer%20from-file\n".write(toFile: folder.path("otlp-token"), atomically: true, encoding: .utf8)
+        let inYAML = try Reading.load(Reading.minimal + "\ntracing: { otlp_headers_file: \(folder.path("otlp-token")) }\n",
+                                      in: folder)
+        #expect(inYAML.tracing?.otlpHeaders == (try OTLPHeaders(parsing: "authorization=Bearer%20from-file")))
+        let inEnvironment = try Reading.load(Reading.minimal, in: folder, environment: [
+            "CITYSIM_TRACING_OTLP_TRACES_HEADERS_FILE": folder.path("otlp-token")])
+        #expect(inEnvironment.tracing?.otlpTracesHeaders == (try OTLPHeaders(parsing: "authorization=Bearer%20from-file")))
+        // The standard variable replaces the file named in the YAML, as a `CITYSIM_` one would.
+        let replaced = try Reading.load(Reading.minimal + "\ntracing: { otlp_headers_file: \(folder.path("otlp-token")) }\n",
+                                        in: folder, environment: ["OTEL_EXPORTER_OTLP_HEADERS": "x-tenant=env"])
+        #expect(replaced.tracing?.otlpHeaders == (try OTLPHeaders(parsing: "x-tenant=env")))
+        let both = try #require(Reading.error(Reading.minimal + """
+
+            tracing: { otlp_headers: "a=1", otlp_headers_file: \(folder.path("otlp-token")) }
+
+            """, in: folder))
+        #expect(both.message == "tracing.otlp_headers_file: give either otlp_headers or otlp_headers_file, not both")
+        try "Bearer s3cret\n".write(toFile: folder.path("bad-token"), atomically: true, encoding: .utf8)
+        let malformed = try #require(Reading.error(Reading.minimal + "\ntracing: { otlp_headers_file: \(folder.path("bad-token")) }\n",
+                                                   in: folder))
+        #expect(malformed.message.hasPrefix("tracing.otlp_headers: entry 1 has no '='") && !"\(malformed)".contains("s3cret"))
+    }
+
     @Test func theSamplerIsReadFromOTELTracesSamplerAndItsArgument() throws {
         let folder = try TemporaryFolder()
         func sampler(_ environment: [String: String], yaml: String = "") throws -> TraceSampler? {

@@ -10,7 +10,8 @@ import Yams
 ///    scalar text), and a key set there replaces the file's key and the file's `*_file` variant;
 ///    OpenTelemetry's standard variables (`openTelemetryVariables`: `OTEL_EXPORTER_OTLP_ENDPOINT`,
 ///    `OTEL_SERVICE_NAME`, …) set their `tracing.` keys unless the keys' `CITYSIM_` variables do;
-/// 3. the secrets: `database_file` and `admin.password_file` name a file whose content (without the
+/// 3. the secrets: `database_file`, `admin.password_file` and `tracing.otlp_headers_file` /
+///    `otlp_traces_headers_file` (exporter tokens) name a file whose content (without the
 ///    trailing newline) is the value, as container secrets are mounted; giving both a key and its
 ///    `_file` variant at the same level is an error;
 /// 4. decoding into `ServiceConfig`, type errors naming the key.
@@ -39,7 +40,8 @@ struct ServiceConfigReader {
         "checkpoint": .mapping(["every_commands": .value, "every_s": .value]),
         "tracing": .mapping(["otlp_endpoint": .value, "service_name": .value, "batch_size": .value,
                              "flush_interval_ms": .value, "queue_limit": .value, "otlp_traces_endpoint": .value,
-                             "otlp_headers": .value, "otlp_traces_headers": .value, "otlp_timeout_ms": .value,
+                             "otlp_headers": .value, "otlp_traces_headers": .value, "otlp_headers_file": .value,
+                             "otlp_traces_headers_file": .value, "otlp_timeout_ms": .value,
                              "otlp_compression": .value, "sampler": .value, "sampler_arg": .value]),
     ])
 
@@ -61,7 +63,8 @@ struct ServiceConfigReader {
     ]
 
     /// Keys that take their value from a file: `KEY_file` beside `KEY`.
-    static let secretKeys: [[String]] = [["database"], ["admin", "password"]]
+    static let secretKeys: [[String]] = [["database"], ["admin", "password"], ["tracing", "otlp_headers"],
+                                         ["tracing", "otlp_traces_headers"]]
 
     /// The environment variable of a key path: `CITYSIM_` and the path in capitals, `.` → `_`.
     static func variable(_ path: [String]) -> String {
