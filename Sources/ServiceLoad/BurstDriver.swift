@@ -16,7 +16,7 @@ struct BurstDriver {
     let counters: PlayCounters
 
     func run(until end: ContinuousClock.Instant) async {
-        _ = await api.call(.POST, "/v1/driver/shift", token: me.token, body: WireShift(action: "start", position: home))
+        _ = await api.call(.POST, "/v1/driver/shift", token: me.token, body: WireShift(action: .start, position: home))
         _ = await setAvailable()
         while ContinuousClock.now < end {
             guard let state = await api.call(.GET, "/v1/driver", token: me.token, body: nil as String?)
@@ -25,19 +25,19 @@ struct BurstDriver {
                 continue
             }
             switch state.status {
-            case "offered":
+            case .offered:
                 guard let ride = state.offer?.ride ?? state.ride else { break }
                 let answer = await api.call(.POST, "/v1/driver/offers/\(ride)/accept",
                                             route: "/v1/driver/offers/{id}/accept", token: me.token, body: nil as String?)
                 if answer.status == 200 { await finish(ride, pickedUp: false) }
                 continue
-            case "to_pickup", "on_ride":
-                if let ride = state.ride { await finish(ride, pickedUp: state.status == "on_ride") }
+            case .toPickup, .onRide:
+                if let ride = state.ride { await finish(ride, pickedUp: state.status == .onRide) }
                 continue
-            case "unavailable":
+            case .unavailable:
                 _ = await setAvailable()
                 continue
-            default:
+            case .offShift, .available:
                 break
             }
             try? await Task.sleep(for: .seconds(poll))

@@ -25,6 +25,8 @@ public struct BurstLoad: Sendable {
     public var rate: Double?
     /// Paced sends that started more than 10 ms after their scheduled time.
     public let lateStarts = PlayCounters()
+    /// Answers with a success status whose body is not the OpenAPI document's (`WireRide` did not decode).
+    public let offDocument = PlayCounters()
     /// Taxis that take offers and complete the rides at once (`BurstDriver`); none by default,
     /// so every ride is answered `rejected` (D7).
     public var drivers: [SignedIn] = []
@@ -90,9 +92,11 @@ public struct BurstLoad: Sendable {
             let place = places[k % places.count]
             k += 1
             let answer = await api.call(.POST, "/v1/rides", token: customer.token,
-                                        body: WireRideRequest(origin: place.origin, destination: place.destination, patienceS: 0))
+                                        body: WireRideRequest(destination: place.destination, origin: place.origin, patienceS: 0))
             if answer.status == 201, let ride = answer.decode(WireRide.self) {
-                acknowledged.note(ride.id, ride.status)
+                acknowledged.note(ride.id, ride.status.rawValue)
+            } else if answer.status == 201 {
+                offDocument.add("POST /v1/rides")
             } else if answer.status == 0 {
                 try? await Task.sleep(for: .milliseconds(100))  // server down: do not spin
             }

@@ -46,7 +46,7 @@ public struct EndStateCheck: Sendable, Equatable {
         var states: [Int: String] = [:]
         for ride in server.rides { states[ride.id] = ride.status }
         missing = acknowledged.keys.filter { states[$0] == nil }.sorted()
-        deletedByRetention = max(0, server.counts.values.reduce(0, +) - states.count)
+        deletedByRetention = max(0, server.countsByState.values.reduce(0, +) - states.count)
         lost = missing.count > deletedByRetention ? missing : []
         changedFinished = acknowledged.compactMap { id, saw in
             guard Self.finished.contains(saw), let has = states[id], has != saw else { return nil }

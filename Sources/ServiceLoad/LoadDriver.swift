@@ -33,7 +33,7 @@ struct LoadDriver {
             await timeline.sleep(until: shift.start)
             let shiftEnd = min(shift.end, end)
             guard await retrying({ await api.call(.POST, "/v1/driver/shift", token: me.token,
-                                                  body: WireShift(action: "start", position: point(position))) }) != nil
+                                                  body: WireShift(action: .start, position: point(position))) }) != nil
             else { return }
             _ = await retrying { await setAvailable() }
             counters.add("driver shifts started")
@@ -47,7 +47,7 @@ struct LoadDriver {
                 }
                 position = Position(x: state.position.x, y: state.position.y)
                 switch state.status {
-                case "offered":
+                case .offered:
                     guard let ride = state.offer?.ride ?? state.ride, answered.insert(ride).inserted else { break }
                     if random.bernoulli(play.scenario.drivers.neverAnswerShare) {
                         counters.add("offers left unanswered")
@@ -61,28 +61,28 @@ struct LoadDriver {
                     counters.add(answer.status == 200 ? (accepts ? "offers accepted" : "offers declined") : "offer answers refused")
                     if accepts, answer.status == 200 { position = await drive(ride, from: position, random) }
                     continue
-                case "to_pickup", "on_ride":
-                    if let ride = state.ride { position = await drive(ride, from: position, random, pickedUp: state.status == "on_ride") }
+                case .toPickup, .onRide:
+                    if let ride = state.ride { position = await drive(ride, from: position, random, pickedUp: state.status == .onRide) }
                     continue
-                case "unavailable":
+                case .unavailable:
                     if now < shiftEnd {
                         await timeline.sleep(simulated: min(random.duration(play.scenario.drivers.rejoinAfterDecline), 3600))
                         _ = await setAvailable()
                         continue
                     }
-                case "off_shift":
+                case .offShift:
                     if now < shiftEnd {
                         _ = await api.call(.POST, "/v1/driver/shift", token: me.token,
-                                           body: WireShift(action: "start", position: point(position)))
+                                           body: WireShift(action: .start, position: point(position)))
                         continue
                     }
-                default:
+                case .available:
                     break
                 }
-                if now >= shiftEnd, state.status != "offered" {
-                    if state.status != "off_shift" {
+                if now >= shiftEnd, state.status != .offered {
+                    if state.status != .offShift {
                         _ = await retrying { await api.call(.POST, "/v1/driver/shift", token: me.token,
-                                                            body: WireShift(action: "end", position: nil)) }
+                                                            body: WireShift(action: .end, position: nil)) }
                     }
                     break
                 }

@@ -96,6 +96,7 @@ public enum LoadRun {
                 notes["paced_rate_per_s"] = "\(rate)"
                 notes["late_starts"] = "\(burst.lateStarts.snapshot["late"] ?? 0)"
             }
+            if let off = burst.offDocument.snapshot["POST /v1/rides"] { notes["answers_outside_openapi_document"] = "\(off)" }
             if !drivers.isEmpty {
                 notes["drivers"] = "\(drivers.count)"
                 notes["rides_completed"] = "\(burst.driverCounters.snapshot["rides completed"] ?? 0)"

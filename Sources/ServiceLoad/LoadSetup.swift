@@ -55,7 +55,7 @@ public struct LoadSetup: Sendable {
         try await inParallel(count) { i in
             let email = "load-\(tag)-customer-\(i)@load.test"
             let answer = await api.call(.POST, "/v1/accounts", token: nil,
-                                        body: WireCredentials(email: email, password: password, name: "customer \(i)"))
+                                        body: WireRegistration(email: email, name: "customer \(i)", password: password))
             guard answer.status == 201 else { throw SetupError.refused("registration of \(email)", status: answer.status) }
             return try await login(email: email, password: password)
         }
@@ -65,8 +65,8 @@ public struct LoadSetup: Sendable {
     public func drivers(taxiCodes codes: [String], admin: SignedIn) async throws -> [SignedIn] {
         try await inParallel(codes.count) { i in
             let email = "load-\(tag)-driver-\(i)@load.test"
-            let driver = WireNewDriver(email: email, password: password, name: "driver \(i)",
-                                       licence: "L-\(tag)-\(i)", taxiCode: String("\(codes[i])-\(tag)".prefix(20)))
+            let driver = WireNewDriver(email: email, licence: "L-\(tag)-\(i)", name: "driver \(i)", password: password,
+                                       taxiCode: String("\(codes[i])-\(tag)".prefix(20)))
             let answer = await api.call(.POST, "/v1/admin/drivers", token: admin.token, body: driver)
             guard answer.status == 201 else { throw SetupError.refused("adding driver \(email)", status: answer.status) }
             return try await login(email: email, password: password)

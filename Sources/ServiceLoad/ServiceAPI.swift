@@ -8,10 +8,10 @@ public struct APIAnswer: Sendable {
     public var status: Int
     public var body: ByteBuffer?
 
-    /// The body decoded from snake_case JSON with ISO 8601 dates, or nil.
+    /// The body decoded as the OpenAPI document's type (`WireCoding`), or nil.
     public func decode<T: Decodable>(_ type: T.Type) -> T? {
         guard let body else { return nil }
-        return try? ServiceAPI.decoder.decode(T.self, from: Data(body.readableBytesView))
+        return try? WireCoding.decoder.decode(T.self, from: Data(body.readableBytesView))
     }
 }
 
@@ -31,19 +31,6 @@ public final class ServiceAPI: Sendable {
     public let baseURL: String
     public let recorder: LatencyRecorder
     let client: HTTPClient
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.dateEncodingStrategy = .iso8601
-        return encoder
-    }()
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }()
-
     /// - Parameter connections: the per-host connection limit (raise it to the concurrency).
     public init(baseURL: String, connections: Int, recorder: LatencyRecorder) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
@@ -66,7 +53,7 @@ public final class ServiceAPI: Sendable {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
-        if let body, let data = try? Self.encoder.encode(body) {
+        if let body, let data = try? WireCoding.encoder.encode(body) {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: data))
         }

@@ -5,9 +5,9 @@ import Testing
 /// The end-state check: acknowledged rides against the service's state.
 @Suite struct EndStateCheckTests {
     func server(_ rides: [Int: String], counts: [String: Int] = [:], violations: [String] = []) -> WireServiceState {
-        WireServiceState(now: 0, clockRate: 1, counts: counts,
-                         rides: rides.sorted { $0.key < $1.key }.map { .init(id: $0.key, status: $0.value) },
-                         invariantViolations: violations, replayRefusals: 0)
+        WireServiceState(clockRate: 1, counts: .init(additionalProperties: counts), invariantViolations: violations, now: 0,
+                         replayRefusals: 0, rides: rides.sorted { $0.key < $1.key }.map { .init(id: $0.key, status: $0.value) },
+                         total: rides.count)
     }
 
     @Test func holdsWhenEveryAcknowledgedRideIsThere() {
