@@ -3,7 +3,7 @@
 /// another state, and the dispatch core's invariants must hold.
 ///
 /// The service's retention (`archive_retain_days`) deletes archived rides: its pages no longer list
-/// them, but its `counts` still do. So acknowledged rides missing from the pages are lost only when
+/// them, but its `total` (the sum of its `counts`) still counts them. So acknowledged rides missing from the pages are lost only when
 /// there are more of them than rides the service counts but no longer lists (`deletedByRetention`);
 /// a count cannot tell which ones, so then all of them are reported. Without deletions that is 0 and
 /// every missing ride is lost.
@@ -46,7 +46,7 @@ public struct EndStateCheck: Sendable, Equatable {
         var states: [Int: String] = [:]
         for ride in server.rides { states[ride.id] = ride.status }
         missing = acknowledged.keys.filter { states[$0] == nil }.sorted()
-        deletedByRetention = max(0, server.countsByState.values.reduce(0, +) - states.count)
+        deletedByRetention = max(0, server.total - states.count)
         lost = missing.count > deletedByRetention ? missing : []
         changedFinished = acknowledged.compactMap { id, saw in
             guard Self.finished.contains(saw), let has = states[id], has != saw else { return nil }

@@ -34,11 +34,6 @@ typealias WireAvailability = Components.Schemas.Availability
 /// `GET /v1/admin/state` (one page; `LoadRun.serviceState` joins the pages).
 public typealias WireServiceState = Components.Schemas.ServiceState
 
-extension Components.Schemas.ServiceState {
-    /// Requests by state name (`completed`, `rejected`, …), archived and deleted ones included.
-    public var countsByState: [String: Int] { counts.additionalProperties }
-}
-
 /// The JSON coding of the document's bodies: its own key names (the generated types spell them out) and
 /// RFC 3339 times, with or without a fraction of a second.
 enum WireCoding {

@@ -7,7 +7,7 @@ import Testing
     func server(_ rides: [Int: String], counts: [String: Int] = [:], violations: [String] = []) -> WireServiceState {
         WireServiceState(clockRate: 1, counts: .init(additionalProperties: counts), invariantViolations: violations, now: 0,
                          replayRefusals: 0, rides: rides.sorted { $0.key < $1.key }.map { .init(id: $0.key, status: $0.value) },
-                         total: rides.count)
+                         total: counts.isEmpty ? rides.count : counts.values.reduce(0, +))
     }
 
     @Test func holdsWhenEveryAcknowledgedRideIsThere() {
