@@ -153,45 +153,36 @@ struct AvailableTaxiIndex: Equatable, Codable {
         count -= 1
     }
 
-    /// A found taxi and its place in the search order: ETA, then the spot's first
-    /// slot, then arrival order at the spot.
-    private struct Found {
-        var slot: Int32, eta: Double, spot: Int32, rank: Int32
-        @inline(__always) func precedes(_ other: Found) -> Bool {
-            eta != other.eta ? eta < other.eta : spot != other.spot ? spot < other.spot : rank < other.rank
-        }
-    }
-
-    /// Visits indexed taxis ring by ring around `position` and returns the `limit`
-    /// smallest travel times among those `eligible` accepts, nearest first. Ties:
+    /// Visits indexed taxis ring by ring around `position` and keeps in `results` the
+    /// `results.limit` smallest travel times among those `eligible` accepts, nearest first. Ties:
     /// taxis at one spot in the order they got there (a taxi rank), otherwise by
     /// the slot of the spot's first taxi.
     /// Stops as soon as the next ring cannot hold anything faster than the
     /// current `limit`-th best (the estimator's lower bound).
     /// - Complexity: O(cells searched + spots in them + ineligible taxis passed over);
     ///   independent of fleet size when taxis are spread out or gathered in spots.
-    func nearest(to position: Position, limit: Int, at time: Double, travel: any TravelTimeEstimator,
-                 eligible: (Int32) -> Bool) -> [(slot: Int32, eta: Double)] {
-        guard limit > 0, count > 0 else { return [] }
-        if limit == 1, travel.queriesAreCostly,
+    func nearest<Results: TaxiSearchResults>(to position: Position, at time: Double, travel: any TravelTimeEstimator,
+                                             into results: inout Results, eligible: (Int32) -> Bool) {
+        guard results.limit > 0, count > 0 else { return }
+        if results.limit == 1, travel.queriesAreCostly,
            let seed = seedSpot(near: position, column: column(position.x), row: row(position.y), eligible: eligible) {
             // A graph search per query: start from the straight-line nearest eligible spot's ETA, and ask
             // every other spot only whether it beats the best so far (`BoundedETAs`).
             let from = positionOfSlot[Int(seed)]
             let seedETA = travel.travelTime(from: from, to: position, departingAt: time)
             let radius = travel.reachableStraightLineDistance(within: seedETA, departingAt: time)
-            return walk(to: position, limit: 1, at: time, travel: BoundedETAs(travel, seed: from, seedETA: seedETA),
-                        radiusSquared: radius.isFinite ? radius * radius * (1 + 1e-9) + 1e-6 : .infinity, eligible: eligible)
+            walk(to: position, at: time, travel: BoundedETAs(travel, seed: from, seedETA: seedETA),
+                 radiusSquared: radius.isFinite ? radius * radius * (1 + 1e-9) + 1e-6 : .infinity,
+                 into: &results, eligible: eligible)
+            return
         }
-        return walk(to: position, limit: limit, at: time, travel: travel, eligible: eligible)
+        walk(to: position, at: time, travel: travel, into: &results, eligible: eligible)
     }
 
     /// `nearest`'s ring walk; spots farther than √`radiusSquared` are known not to be faster than one found.
-    private func walk(to position: Position, limit: Int, at time: Double, travel: any TravelTimeEstimator,
-                      radiusSquared initialRadiusSquared: Double = .infinity,
-                      eligible: (Int32) -> Bool) -> [(slot: Int32, eta: Double)] {
-        var best: [Found] = []
-        best.reserveCapacity(limit + 1)
+    private func walk<Results: TaxiSearchResults>(to position: Position, at time: Double, travel: any TravelTimeEstimator,
+                                                  radiusSquared initialRadiusSquared: Double = .infinity,
+                                                  into results: inout Results, eligible: (Int32) -> Bool) {
         // Once `limit` taxis are known, a taxi farther (straight line) than this radius
         // cannot beat the slowest of them: skip it without asking the estimator.
         var radiusSquared = initialRadiusSquared
@@ -199,7 +190,7 @@ struct AvailableTaxiIndex: Equatable, Codable {
         let maxRing = max(cx, columns - 1 - cx, cy, rows - 1 - cy)
         var ring = 0
         while ring <= maxRing {
-            if best.count == limit, ring > 0 {
+            if ring > 0, let bound = results.bound {
                 // Shortest distance from the position to any cell of this ring.
                 let gap = min(position.x - Double(cx - ring + 1) * cellSide,
                               Double(cx + ring) * cellSide - position.x,
@@ -207,7 +198,7 @@ struct AvailableTaxiIndex: Equatable, Codable {
                               Double(cy + ring) * cellSide - position.y)
                 // Strictly above: a taxi out there whose ETA ties the slowest kept may still precede it (lower
                 // spot), so the result does not depend on how the cells cut the city.
-                if travel.lowerBoundTravelTime(straightLineDistance: max(0, gap), departingAt: time) > best[limit - 1].eta {
+                if travel.lowerBoundTravelTime(straightLineDistance: max(0, gap), departingAt: time) > bound.eta {
                     break
                 }
             }
@@ -216,24 +207,21 @@ struct AvailableTaxiIndex: Equatable, Codable {
                     let dx = member.position.x - position.x, dy = member.position.y - position.y
                     if dx * dx + dy * dy > radiusSquared { continue }
                     let eta = travel.travelTime(from: member.position, to: position, departingAt: time)
-                    if best.count == limit, eta > best[limit - 1].eta { continue }
+                    if let bound = results.bound, eta > bound.eta { continue }
                     // The spot's taxis in arrival order; each ranks after the one before, so the
                     // walk stops at the first eligible taxi that no longer makes the list.
                     var taxi = member.slot, rank: Int32 = 0
                     while taxi >= 0 {
                         if eligible(taxi) {
-                            let found = Found(slot: taxi, eta: eta, spot: member.slot, rank: rank)
-                            if best.count == limit, !found.precedes(best[limit - 1]) { break }
-                            var at = best.count
-                            while at > 0, found.precedes(best[at - 1]) { at -= 1 }
-                            best.insert(found, at: at)
-                            if best.count > limit { best.removeLast() }
+                            let found = FoundTaxi(slot: taxi, eta: eta, spot: member.slot, rank: rank)
+                            if let bound = results.bound, !found.precedes(bound) { break }
+                            results.keep(found)
                         }
                         taxi = nextAtSpot[Int(taxi)]
                         rank += 1
                     }
-                    if best.count == limit {
-                        let radius = travel.reachableStraightLineDistance(within: best[limit - 1].eta, departingAt: time)
+                    if let bound = results.bound {
+                        let radius = travel.reachableStraightLineDistance(within: bound.eta, departingAt: time)
                         // A hair of slack so rounding never drops a taxi whose ETA ties the bound.
                         radiusSquared = radius.isFinite ? radius * radius * (1 + 1e-9) + 1e-6 : .infinity
                     }
@@ -241,7 +229,6 @@ struct AvailableTaxiIndex: Equatable, Codable {
             }
             ring += 1
         }
-        return best.map { ($0.slot, $0.eta) }
     }
 
     /// The spot nearest `position` in a straight line with an `eligible` taxi, in the first ring around

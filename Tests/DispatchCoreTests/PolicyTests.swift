@@ -194,6 +194,12 @@ func aCrowdedIndexHalvesItsCellsAndStillFindsWhatABruteForceScanFinds(metric: Di
             let brute = positions.map { travel.travelTime(from: $0.value, to: target, departingAt: 0) }.sorted()
             let found = core.view.nearestAvailableTaxis(to: target, count: 8) { _ in true }
             #expect(found.map(\.eta) == Array(brute.prefix(8)), "round \(round) at \(target)")
+            // The single search (kept in place, no list) returns the list's first taxi, ties at a rank
+            // broken the same way, also when it passes taxis over.
+            let some = { (taxi: TaxiHandle) in taxi.slot % 3 != 0 }
+            let first = core.view.nearestAvailableTaxis(to: target, count: 4, where: some).first
+            let one = core.view.nearestAvailableTaxi(to: target, where: some)
+            #expect(one?.taxi == first?.taxi && one?.eta == first?.eta, "round \(round) at \(target)")
         }
         // Half the taxis leave (ranks included): removal in the refined cells keeps the index sound.
         for id in stride(from: 1, through: 2400, by: 2) {

@@ -44,6 +44,7 @@ public final class CitySimulation {
     /// Every request by id: its `rides.csv` row, and the draws and exclusions of the open ones.
     var rides = RideTable()
     var hourly: [HourSample] = []
+    /// The core's effects of the command being handed over, in a buffer reused from command to command.
     var effects: [Effect] = []
     /// The answer or pickup scheduled by the effect being applied, for the timer effect after it (`wake`).
     var justScheduledSettler: PendingSettler?
@@ -168,14 +169,20 @@ public final class CitySimulation {
 
     /// Hands a command to the core and applies its effects; the core's reason when it refuses.
     func attempt(_ command: Command) -> DispatchError? {
-        effects.removeAll(keepingCapacity: true)
+        // The effects' buffer is moved out of `self` while they are applied (and moved back after), so
+        // handing it on costs no retain and release. A command issued while they are applied (a shift's
+        // end) finds an empty buffer here and fills its own.
+        var batch: [Effect] = []
+        swap(&batch, &effects)
+        defer { swap(&batch, &effects) }
+        batch.removeAll(keepingCapacity: true)
         do throws(DispatchError) {
-            try core.handle(command, at: events.now, into: &effects)
+            try core.handle(command, at: events.now, into: &batch)
         } catch {
             return error
         }
-        tracer?.record(command, effects: effects, at: events.now, core: core)
-        apply(effects, of: command)
+        tracer?.record(command, effects: batch, at: events.now, core: core)
+        apply(batch, of: command)
         return nil
     }
 

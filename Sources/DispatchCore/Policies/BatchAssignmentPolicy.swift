@@ -22,7 +22,7 @@ public struct BatchAssignmentPolicy: DispatchPolicy {
     public var batchWindow: Double? { window }
 
     public func selectTaxi(for request: OpenRequest, in view: DispatchView) -> TaxiChoice? {
-        view.nearestAvailableTaxis(to: request.origin, count: 1) { view.isEligible($0, for: request) }.first
+        view.nearestAvailableTaxi(to: request.origin) { view.isEligible($0, for: request) }
     }
 
     public func assign(_ requests: [OpenRequest], in view: DispatchView) -> [TaxiChoice?] {

@@ -50,9 +50,9 @@ extension DispatchPolicy {
     public func assign(_ requests: [OpenRequest], in view: DispatchView) -> [TaxiChoice?] {
         var taken = Set<TaxiHandle>()
         return requests.map { request in
-            let choice = view.nearestAvailableTaxis(to: request.origin, count: 1) { taxi in
+            let choice = view.nearestAvailableTaxi(to: request.origin) { taxi in
                 !taken.contains(taxi) && view.isEligible(taxi, for: request)
-            }.first
+            }
             if let choice { taken.insert(choice.taxi) }
             return choice
         }
@@ -106,9 +106,25 @@ public struct DispatchView {
     /// (ties by driver slot), found by a ring search of the spatial index.
     public func nearestAvailableTaxis(to position: Position, count: Int,
                                       where accept: (TaxiHandle) -> Bool) -> [TaxiChoice] {
-        core.index.nearest(to: position, limit: count, at: core.now, travel: core.travel) { slot in
-            accept(TaxiHandle(slot: slot))
-        }.map { TaxiChoice(taxi: TaxiHandle(slot: $0.slot), eta: $0.eta) }
+        var found = BestTaxis(limit: count)
+        search(to: position, into: &found, where: accept)
+        return found.list.map { TaxiChoice(taxi: TaxiHandle(slot: $0.slot), eta: $0.eta) }
+    }
+
+    /// The available taxi accepted by `accept` with the smallest ETA to `position` (ties by driver
+    /// slot): `nearestAvailableTaxis(to:count: 1, where:).first` without allocating.
+    public func nearestAvailableTaxi(to position: Position, where accept: (TaxiHandle) -> Bool) -> TaxiChoice? {
+        var found = BestTaxi()
+        search(to: position, into: &found, where: accept)
+        return found.best.map { TaxiChoice(taxi: TaxiHandle(slot: $0.slot), eta: $0.eta) }
+    }
+
+    private func search<Results: TaxiSearchResults>(to position: Position, into results: inout Results,
+                                                    where accept: (TaxiHandle) -> Bool) {
+        let (now, travel) = (core.now, core.travel)
+        core.withIndexInPlace { index in
+            index.nearest(to: position, at: now, travel: travel, into: &results) { accept(TaxiHandle(slot: $0)) }
+        }
     }
 }
 

@@ -10,7 +10,7 @@ public struct ZoneFIFOPolicy: DispatchPolicy {
         if let first = view.firstInQueue(of: request.originZone, where: { view.isEligible($0, for: request) }) {
             return TaxiChoice(taxi: first, eta: view.eta(of: first, to: request.origin))
         }
-        return view.nearestAvailableTaxis(to: request.origin, count: 1) { view.isEligible($0, for: request) }.first
+        return view.nearestAvailableTaxi(to: request.origin) { view.isEligible($0, for: request) }
     }
 }
 
@@ -21,6 +21,6 @@ public struct NearestIdlePolicy: DispatchPolicy {
     public init() {}
 
     public func selectTaxi(for request: OpenRequest, in view: DispatchView) -> TaxiChoice? {
-        view.nearestAvailableTaxis(to: request.origin, count: 1) { view.isEligible($0, for: request) }.first
+        view.nearestAvailableTaxi(to: request.origin) { view.isEligible($0, for: request) }
     }
 }
