@@ -40,6 +40,9 @@ struct BestTaxis: TaxiSearchResults {
 
     var bound: FoundTaxi? { list.count == limit && limit > 0 ? list[limit - 1] : nil }
 
+    /// Empties the list for the next search, keeping its storage.
+    mutating func removeAll() { list.removeAll(keepingCapacity: true) }
+
     mutating func keep(_ found: FoundTaxi) {
         var at = list.count
         while at > 0, found.precedes(list[at - 1]) { at -= 1 }

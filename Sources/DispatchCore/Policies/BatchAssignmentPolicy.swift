@@ -31,17 +31,19 @@ public struct BatchAssignmentPolicy: DispatchPolicy {
         var taxis: [TaxiHandle] = []
         var edges: [[MinCostMatching.Edge]] = []
         edges.reserveCapacity(requests.count)
+        // One candidate list for the round, emptied for each request (`nearestAvailableTaxis` without its arrays).
+        var candidates = BestTaxis(limit: candidatesPerRequest)
         for request in requests {
-            let candidates = view.nearestAvailableTaxis(to: request.origin, count: candidatesPerRequest) {
-                view.isEligible($0, for: request)
-            }
-            edges.append(candidates.map { choice in
-                let column = columnOf[choice.taxi] ?? {
-                    taxis.append(choice.taxi)
-                    columnOf[choice.taxi] = taxis.count - 1
+            candidates.removeAll()
+            view.search(to: request.origin, into: &candidates) { view.isEligible($0, for: request) }
+            edges.append(candidates.list.map { found in
+                let taxi = TaxiHandle(slot: found.slot)
+                let column = columnOf[taxi] ?? {
+                    taxis.append(taxi)
+                    columnOf[taxi] = taxis.count - 1
                     return taxis.count - 1
                 }()
-                return MinCostMatching.Edge(column: column, cost: choice.eta)
+                return MinCostMatching.Edge(column: column, cost: found.eta)
             })
         }
         let matched = MinCostMatching.solve(rows: edges, columns: taxis.count)

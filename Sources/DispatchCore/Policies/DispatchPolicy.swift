@@ -119,8 +119,9 @@ public struct DispatchView {
         return found.best.map { TaxiChoice(taxi: TaxiHandle(slot: $0.slot), eta: $0.eta) }
     }
 
-    private func search<Results: TaxiSearchResults>(to position: Position, into results: inout Results,
-                                                    where accept: (TaxiHandle) -> Bool) {
+    /// The ring search behind both: keeps in `results` the best taxis accepted by `accept`.
+    func search<Results: TaxiSearchResults>(to position: Position, into results: inout Results,
+                                            where accept: (TaxiHandle) -> Bool) {
         let (now, travel) = (core.now, core.travel)
         core.withIndexInPlace { index in
             index.nearest(to: position, at: now, travel: travel, into: &results) { accept(TaxiHandle(slot: $0)) }

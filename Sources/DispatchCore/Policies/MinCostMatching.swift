@@ -24,30 +24,34 @@ enum MinCostMatching {
         var previousRow = Array(repeating: -1, count: totalColumns)
         var finalized = Array(repeating: false, count: totalColumns)
         var touched: [Int] = []
+        var reachedRows: [(row: Int, label: Double)] = []
         var heap = MinHeap()
-
-        func edges(of row: Int) -> [Edge] { rows[row] + [Edge(column: columns + row, cost: unmatchedCost)] }
 
         for source in 0..<n {
             touched.removeAll(keepingCapacity: true)
+            reachedRows.removeAll(keepingCapacity: true)
             heap.removeAll()
-            func relax(_ row: Int, from base: Double) {
-                for edge in edges(of: row) where !finalized[edge.column] {
-                    // A finalized column keeps its label: rounding (costs span 1 to 1e9) may make a
-                    // reduced cost slightly negative, and relabelling it could close a cycle in the path.
-                    let reduced = edge.cost - u[row] - v[edge.column]
-                    let candidate = base + reduced
-                    if candidate < dist[edge.column] {
-                        if dist[edge.column] == .infinity { touched.append(edge.column) }
-                        dist[edge.column] = candidate
-                        previousRow[edge.column] = row
-                        heap.push(candidate, edge.column)
-                    }
+            func relax(_ row: Int, _ edge: Edge, from base: Double) {
+                // A finalized column keeps its label: rounding (costs span 1 to 1e9) may make a
+                // reduced cost slightly negative, and relabelling it could close a cycle in the path.
+                guard !finalized[edge.column] else { return }
+                let reduced = edge.cost - u[row] - v[edge.column]
+                let candidate = base + reduced
+                if candidate < dist[edge.column] {
+                    if dist[edge.column] == .infinity { touched.append(edge.column) }
+                    dist[edge.column] = candidate
+                    previousRow[edge.column] = row
+                    heap.push(candidate, edge.column)
                 }
+            }
+            /// The row's edges, then its own "stay unmatched" column.
+            func relax(_ row: Int, from base: Double) {
+                for edge in rows[row] { relax(row, edge, from: base) }
+                relax(row, Edge(column: columns + row, cost: unmatchedCost), from: base)
             }
             relax(source, from: 0)
             var end = -1
-            var reachedRows: [(row: Int, label: Double)] = [(source, 0)]
+            reachedRows.append((source, 0))
             while let (d, column) = heap.pop() {
                 if finalized[column] || d > dist[column] { continue }
                 finalized[column] = true
