@@ -153,12 +153,25 @@ public final class DispatchCore {
 
     var view: DispatchView { DispatchView(core: self) }
 
-    /// Runs `body` on the taxi index where it is stored, for a search (`body` only reads it).
+    // Searches and ETAs for `DispatchView` run here, where the travel model is read in place: read
+    // through the view's reference to the core, the model (an existential) is copied at every call.
+
+    /// The travel time from `origin` to `destination`, departing now.
+    @inline(__always) func eta(from origin: Position, to destination: Position) -> Double {
+        travel.travelTime(from: origin, to: destination, departingAt: now)
+    }
+
+    /// The ring search of the taxi index (`AvailableTaxiIndex.nearest`), on the index where it is stored.
     /// `index.nearest(…)` called directly, or on a borrowed copy, copies the index first — a retain and a
     /// release per array, 5 % of a grid-city run — because the closures and the travel model it calls
     /// might change the core's storage meanwhile. Lent `inout`, the index is the search's alone for the
-    /// call, so nothing is copied (debug builds trap if `body` reaches the index through the core).
-    @inline(__always) func withIndexInPlace<R>(_ body: (inout AvailableTaxiIndex) -> R) -> R { body(&index) }
+    /// call, so nothing is copied (debug builds trap if `eligible` reaches the index through the core).
+    @inline(__always) func searchIndex<Results: TaxiSearchResults>(to position: Position, into results: inout Results,
+                                                                   eligible: (Int32) -> Bool) {
+        withIndexInPlace { $0.nearest(to: position, at: now, travel: travel, into: &results, eligible: eligible) }
+    }
+
+    @inline(__always) private func withIndexInPlace(_ body: (inout AvailableTaxiIndex) -> Void) { body(&index) }
 
     // MARK: - Lookups
 

@@ -99,7 +99,7 @@ public struct DispatchView {
 
     /// Estimated driving time from the taxi to a position, now.
     public func eta(of taxi: TaxiHandle, to destination: Position) -> Double {
-        core.travel.travelTime(from: position(of: taxi), to: destination, departingAt: core.now)
+        core.eta(from: position(of: taxi), to: destination)
     }
 
     /// Up to `count` available taxis accepted by `accept`, by increasing ETA to `position`
@@ -120,12 +120,10 @@ public struct DispatchView {
     }
 
     /// The ring search behind both: keeps in `results` the best taxis accepted by `accept`.
+    @inline(__always)
     func search<Results: TaxiSearchResults>(to position: Position, into results: inout Results,
                                             where accept: (TaxiHandle) -> Bool) {
-        let (now, travel) = (core.now, core.travel)
-        core.withIndexInPlace { index in
-            index.nearest(to: position, at: now, travel: travel, into: &results) { accept(TaxiHandle(slot: $0)) }
-        }
+        core.searchIndex(to: position, into: &results) { accept(TaxiHandle(slot: $0)) }
     }
 }
 
