@@ -24,9 +24,9 @@ import Testing
         }
     }
 
-    /// Waits (up to 5 s) until the host has `count` open subscriptions.
+    /// Waits (3,000 tries 10 ms apart: at least 30 s, generous for a loaded machine) until the host has `count` open subscriptions.
     static func waitForSubscribers(_ host: DispatchHost, _ count: Int) async throws {
-        for _ in 0..<500 where await host.subscriberCount() != count { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<3000 where await host.subscriberCount() != count { try await Task.sleep(for: .milliseconds(10)) }
         #expect(await host.subscriberCount() == count)
     }
 

@@ -17,11 +17,11 @@ import Testing
     }
 
     /// Scrapes until `ready` holds for the text (a streamed response's request is recorded once its
-    /// body has been written, a moment after the client has it), at most 2 s.
+    /// body has been written, a moment after the client has it), at most 200 tries 50 ms apart (a loaded machine is slow).
     static func scrape(_ client: any TestClientProtocol,
                        until ready: (String) -> Bool = { _ in true }) async throws -> String {
         var text = ""
-        for _ in 0..<40 {
+        for _ in 0..<200 {
             let response = try await client.call(.get, "/metrics")
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "text/plain; version=0.0.4; charset=utf-8")
