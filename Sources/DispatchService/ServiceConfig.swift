@@ -22,6 +22,7 @@ import Yams
 /// archive_after_s: 600          # ended rides leave memory this long after they end (read from the store then)
 /// archive_retain_days: 365      # optional; archived rides are deleted this long after they end (default: kept for ever)
 /// checkpoint: { every_commands: 100000, every_s: 300 }   # snapshot the state and cut the command log (0 = never)
+/// commit_delay_ms: 0            # group commit waits this long for more commands while the service is busy (0 = never)
 /// log: { level: info, format: text, requests: debug }   # format json: one JSON object a line
 /// tracing: { otlp_endpoint: "http://localhost:4318", service_name: citysim }   # optional; spans as OTLP/HTTP JSON
 ///                               # (also otlp_traces_endpoint, otlp_headers, otlp_timeout_ms, sampler, …: `TracingSettings`)
@@ -73,6 +74,12 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
     /// for ever. `GET /v1/rides[/{id}]` and `GET /v1/admin/state`'s pages no longer find a deleted ride;
     /// the admin state's counts (`archived_count`) keep counting it. Needs checkpoints (see `validate`).
     public var archiveRetainDays: Double?
+
+    /// Milliseconds (real time) a command-log commit waits, while the service is busy, for more commands to
+    /// share its transaction and its `fdatasync`; nil or 0 = never (the default). As PostgreSQL's
+    /// `commit_delay`: it trades latency for CPU and disk. It applies only when the previous round of commits
+    /// carried more than one command, so a quiet service answers as fast as without it (`DispatchHost.delayCommits`).
+    public var commitDelayMs: Double?
 
     /// When the service stores a checkpoint of its state and deletes the command log up to it
     /// (`DispatchHost.checkpoint()`); nil = the defaults, every 100,000 commands or 300 s.
@@ -141,6 +148,7 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
                            + "an archived ride is deleted only once no checkpoint can bring it back")
             }
         }
+        if let d = commitDelayMs, !(d.isFinite && (0...1000).contains(d)) { throw fail("commit_delay_ms must be 0–1000") }
         if let n = checkpoint?.everyCommands, n < 0 { throw fail("checkpoint.every_commands must be >= 0 (0: never)") }
         if let s = checkpoint?.everyS, !(s.isFinite && s >= 0) { throw fail("checkpoint.every_s must be >= 0 (0: never)") }
         _ = try storeLocation()
@@ -175,7 +183,7 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
         case tokenLifetimeS = "token_lifetime_s", bcryptCost = "bcrypt_cost"
         case clockSpeed = "clock_speed", loginBurstPerAddress = "login_burst_per_address", planner, log
         case archiveAfterS = "archive_after_s", archiveRetainDays = "archive_retain_days", checkpoint
-        case tracing
+        case commitDelayMs = "commit_delay_ms", tracing
     }
 }
 

@@ -17,6 +17,8 @@ final class FailingLogStore: DispatchStore {
     let hanging = Mutex(false)
     /// Appends started and not yet finished.
     let appending = Mutex(0)
+    /// The commands of each append that succeeded, in order.
+    let batches = Mutex<[Int]>([])
 
     struct Failure: Error {}
 
@@ -27,6 +29,7 @@ final class FailingLogStore: DispatchStore {
         let delay = appendDelay.withLock { $0 }
         if delay > .zero { try await Task.sleep(for: delay) }
         try await base.append(commands)
+        batches.withLock { $0.append(commands.count) }
     }
     func insert(_ account: Account) async throws -> Account { try await base.insert(account) }
     func account(id: Int) async throws -> Account? {

@@ -35,7 +35,7 @@ struct ServiceConfigReader {
         "token_lifetime_s": .value, "bcrypt_cost": .value,
         "planner": .mapping(["gtfs": .value, "origin": .mapping(["lat": .value, "lon": .value]), "transfer_s": .value]),
         "clock_speed": .value, "login_burst_per_address": .value, "archive_after_s": .value,
-        "archive_retain_days": .value,
+        "archive_retain_days": .value, "commit_delay_ms": .value,
         "log": .mapping(["level": .value, "format": .value, "requests": .value]),
         "checkpoint": .mapping(["every_commands": .value, "every_s": .value]),
         "tracing": .mapping(["otlp_endpoint": .value, "service_name": .value, "batch_size": .value,
@@ -231,7 +231,7 @@ struct ServiceConfigReader {
         case "port", "bcrypt_cost", "login_burst_per_address", "every_commands", "batch_size", "flush_interval_ms",
              "queue_limit", "otlp_timeout_ms": "an integer"
         case "token_lifetime_s", "clock_speed", "transfer_s", "lat", "lon", "archive_after_s", "archive_retain_days", "every_s",
-             "sampler_arg":
+             "sampler_arg", "commit_delay_ms":
             "a number"
         case "level": "one of \(LogSettings.Level.allCases.map(\.rawValue).joined(separator: ", "))"
         case "requests": "a log level (\(LogSettings.Level.allCases.map(\.rawValue).joined(separator: ", ")))"
