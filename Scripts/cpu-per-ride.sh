@@ -7,6 +7,7 @@
 # (the last: command-log commands per commit over the same window, from GET /metrics: group commit's batching)
 #   Scripts/cpu-per-ride.sh after .build/release/citysim            # 500 clients at 5,000/s for 30 s
 #   RATE= Scripts/cpu-per-ride.sh closed /tmp/base/citysim          # closed loop (back to back)
+#   CITYSIM_COMMIT_DELAY_MS=10 Scripts/cpu-per-ride.sh delay BIN   # the server's config keys by their variables
 #   DB_DIR=/dev/shm Scripts/cpu-per-ride.sh shm BIN   # database on tmpfs: fdatasync costs nothing and waits for no
 #     disk, so other processes' I/O does not change the batching (a diagnostic, not a durable figure)
 set -uo pipefail
