@@ -34,15 +34,16 @@ import Testing
         }
 
         /// Adds drivers `first` and `second` in one round of commits: the second arrives while the first is being
-        /// written (slowly, on `store`), so the round writes two commands and the host is busy from then on.
+        /// written (held on `store` until the second is queued), so the round writes two commands and the host is
+        /// busy from then on.
         func writeARoundOfTwo(_ first: Int, _ second: Int, on store: FailingLogStore) async throws {
-            store.appendDelay.withLock { $0 = .milliseconds(200) }
+            store.appendsHeld.withLock { $0 = true }
             async let one: Void = addDrivers([first])
             try await Self.waitUntil { store.appending.withLock { $0 } > 0 }
             async let two: Void = addDrivers([second])
             try await waitForQueued(1)
+            store.appendsHeld.withLock { $0 = false }
             _ = try await (one, two)
-            store.appendDelay.withLock { $0 = .zero }
         }
 
         /// Waits until `count` commands are queued for the next commit (at most 30 s).
