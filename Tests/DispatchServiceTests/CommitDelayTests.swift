@@ -8,7 +8,10 @@ import Testing
 /// more commands share it; a host that is not busy does not wait.
 @Suite struct CommitDelayTests {
     /// A host on `store` whose commit delay is held by a gate: `calls` counts the waits, and each returns once `open`
-    /// (or after 30 s, so that a host that waits when it should not fails the test instead of hanging it).
+    /// (or after 300 s, so that a host that waits when it should not fails the test instead of hanging it).
+    ///
+    /// Every bound here is minutes, not seconds: the whole suite on two cores leaves async tests no thread for the
+    /// first minute or so while the simulation tests run (a CI run failed on 30 s).
     final class Gated: Sendable {
         let host: DispatchHost
         let calls = Mutex(0)
@@ -20,8 +23,10 @@ import Testing
             await host.delayCommits(by: .milliseconds(5))
             await host.pauseCommits { [self] _ in
                 calls.withLock { $0 += 1 }
-                let deadline = ContinuousClock.now + .seconds(30)
-                while !open.withLock({ $0 }), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+                let deadline = ContinuousClock.now + .seconds(300)
+                while !open.withLock({ $0 }), ContinuousClock.now < deadline, !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(5))
+                }
             }
         }
 
@@ -46,16 +51,16 @@ import Testing
             _ = try await (one, two)
         }
 
-        /// Waits until `count` commands are queued for the next commit (at most 30 s).
+        /// Waits until `count` commands are queued for the next commit (at most 300 s).
         func waitForQueued(_ count: Int) async throws {
             try await Self.waitUntil { await self.host.unwrittenCount >= count }
         }
 
-        /// Waits until `condition` holds, at most 30 s; fails the test if it never does.
+        /// Waits until `condition` holds, at most 300 s; fails the test if it never does.
         static func waitUntil(_ condition: () async -> Bool) async throws {
-            let deadline = ContinuousClock.now + .seconds(30)
+            let deadline = ContinuousClock.now + .seconds(300)
             while await !condition(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-            try #require(await condition(), "waited 30 s")
+            try #require(await condition(), "waited 300 s")
         }
     }
 

@@ -17,7 +17,7 @@ final class FailingLogStore: DispatchStore {
     let hanging = Mutex(false)
     /// Appends started and not yet finished.
     let appending = Mutex(0)
-    /// While set, appends wait (after counting themselves in `appending`).
+    /// While set, appends wait (after counting themselves in `appending`), unless their task is cancelled.
     let appendsHeld = Mutex(false)
     /// The commands of each append that succeeded, in order.
     let batches = Mutex<[Int]>([])
@@ -28,7 +28,8 @@ final class FailingLogStore: DispatchStore {
         if failing.withLock({ $0 }) { throw Failure() }
         appending.withLock { $0 += 1 }
         defer { appending.withLock { $0 -= 1 } }
-        while appendsHeld.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
+        // Not past a cancellation: the sleep would throw at once and the loop spin.
+        while appendsHeld.withLock({ $0 }), !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
         let delay = appendDelay.withLock { $0 }
         if delay > .zero { try await Task.sleep(for: delay) }
         try await base.append(commands)

@@ -7,7 +7,7 @@ import Testing
 /// `OTLPExporter` on its own: when it sends, to a real receiver, with no service around it.
 @Suite struct OTLPExporterTests {
     /// Runs an exporter of `queue` to a new receiver, ends spans named `names`, and returns the span names the
-    /// receiver got within 60 s (or as soon as it has them all), without a shutdown. The bound is generous because a
+    /// receiver got within 300 s (or as soon as it has them all), without a shutdown. The bound is generous because a
     /// test run that loads both cores can hold the exporter's task back for many seconds.
     static func sentWithoutShutdown(_ names: [String], queue: SpanQueue, flushInterval: Duration) async throws -> [String] {
         let receiver = try await OTLPReceiver.start()
@@ -16,7 +16,7 @@ import Testing
         let running = Task { try await exporter.run() }
         let tracer = OTLPTracer(queue: queue)
         for name in names { tracer.startSpan(name).end() }
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + .seconds(300)
         while try receiver.requests().flatMap(\.spans).count < names.count && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -42,7 +42,7 @@ import Testing
     /// Runs `exporter`, ends one span a name of `names` on a tracer of its queue and asks for a flush, and waits until
     /// every span is exported or counted as failed (at most `limit`: generous, as the whole suite running on two busy
     /// cores once held a retry back for over 20 s); then stops the exporter.
-    static func export(_ names: [String], with exporter: OTLPExporter, atMost limit: Duration = .seconds(60)) async throws {
+    static func export(_ names: [String], with exporter: OTLPExporter, atMost limit: Duration = .seconds(300)) async throws {
         let running = Task { try await exporter.run() }
         let tracer = OTLPTracer(queue: exporter.queue)
         for name in names { tracer.startSpan(name).end() }
@@ -102,10 +102,10 @@ import Testing
         }
     }
 
-    /// An exporter to `port`'s `/v1/traces` with fast retries (10 ms backoff, 10 attempts) within 60 s.
+    /// An exporter to `port`'s `/v1/traces` with fast retries (10 ms backoff, 10 attempts) within 300 s.
     static func retryingExporter(port: Int, metrics: ServiceMetrics) -> OTLPExporter {
         OTLPExporter(queue: SpanQueue(limit: 100, batchSize: 100),
-                     target: OTLPExportTarget(url: "http://127.0.0.1:\(port)/v1/traces", timeout: .seconds(60)),
+                     target: OTLPExportTarget(url: "http://127.0.0.1:\(port)/v1/traces", timeout: .seconds(300)),
                      serviceName: "unit", retry: ExportRetryPolicy(maxAttempts: 10, initialBackoff: .milliseconds(10),
                                                                    maxBackoff: .milliseconds(40)),
                      metrics: metrics)

@@ -83,7 +83,7 @@ final class OTLPReceiver: Sendable {
     }
 
     /// Waits until `condition` holds for the posts received, at most `limit` (generous: a loaded machine is slow).
-    func wait(atMost limit: Duration = .seconds(60), until condition: ([Post]) -> Bool) async throws {
+    func wait(atMost limit: Duration = .seconds(300), until condition: ([Post]) -> Bool) async throws {
         let deadline = ContinuousClock.now + limit
         while !condition(received) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
     }
