@@ -132,6 +132,7 @@ public enum LoadRun {
             report = LoadReport(mode: "scenario", seconds: seconds, concurrency: options.concurrency,
                                 endpoints: api.recorder.snapshot(), notes: notes)
         }
+        log("checking the end state …")   // Scripts/cpu-per-ride.sh reads the server's CPU here
         let check = EndStateCheck(acknowledged: acknowledged.rides, server: try await serviceState(api, admin: admin))
         var final = report
         final.notes["end_state"] = check.summary
