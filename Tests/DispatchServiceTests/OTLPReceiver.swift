@@ -22,8 +22,8 @@ final class OTLPReceiver: Sendable {
     enum Answer: Sendable {
         /// This status, with these headers (e.g. `Retry-After`).
         case status(HTTPResponse.Status, HTTPFields = [:])
-        /// No answer until the receiver stops (a collector that hangs).
-        case hang
+        /// 200, but only after this long, or 503 as soon as the receiver stops (a collector that hangs).
+        case late(Duration)
     }
     let port: Int
     private let posts: NIOLockedValueBox<[Post]>
@@ -53,12 +53,13 @@ final class OTLPReceiver: Sendable {
             switch index < answers.count ? answers[index] : .status(.ok) {
             case .status(let status, let headers):
                 return Response(status: status, headers: headers)
-            case .hang:
-                let deadline = ContinuousClock.now + .seconds(120)
-                while !stopping.withLockedValue({ $0 }) && ContinuousClock.now < deadline {
+            case .late(let delay):
+                let deadline = ContinuousClock.now + delay
+                while ContinuousClock.now < deadline {
+                    if stopping.withLockedValue({ $0 }) { return Response(status: .serviceUnavailable) }
                     try await Task.sleep(for: .milliseconds(20))
                 }
-                return Response(status: .serviceUnavailable)
+                return Response(status: .ok)
             }
         }
         let (ports, listening) = AsyncStream.makeStream(of: Int.self)
