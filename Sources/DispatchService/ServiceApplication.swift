@@ -82,7 +82,7 @@ public struct DispatchServiceApp: Sendable {
         await host.retainArchive(for: config.archiveRetainDays.map { $0 * 86_400 })
         await host.checkpoint(under: (config.checkpoint ?? CheckpointSettings()).policy)
         await host.measure(with: metrics)
-        await host.delayCommits(by: .microseconds(Int(((config.commitDelayMs ?? 0) * 1000).rounded())))
+        await host.delayCommits(by: .milliseconds(config.commitDelayMs ?? 0))
         return DispatchServiceApp(config: config, host: host, accounts: accounts,
                                   planner: PlannerService(store: plannerStore, host: host, transit: transit),
                                   metrics: metrics, tracing: tracing)

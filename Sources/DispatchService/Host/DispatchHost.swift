@@ -84,13 +84,8 @@ public actor DispatchHost {
     private var commitDelay: Duration = .zero
     /// Commands the last round of commits wrote: more than one means the host is busy.
     private var lastRoundCommands = 0
-    /// The wait itself: `Task.sleep` (a test holds it to see what gathers meanwhile).
-    private(set) var commitPause: @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
-    /// Commands waiting for the next commit.
-    var unwrittenCount: Int { unwritten.count }
-
-    /// Replaces the commit delay's wait (tests).
-    func pauseCommits(with pause: @escaping @Sendable (Duration) async -> Void) { commitPause = pause }
+    /// The wait itself: `Task.sleep` (a test holds it to see what gathers meanwhile, `pauseCommits(with:)`).
+    private var commitPause: @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
     private var waiters: [Int64: CheckedContinuation<Void, any Error>] = [:]
     /// Set after a failed write until the core is rebuilt from the store.
     private(set) var broken = false
@@ -125,6 +120,12 @@ public actor DispatchHost {
         precondition(delay >= .zero, "a commit delay is not negative")
         commitDelay = delay
     }
+
+    /// Replaces the commit delay's wait (tests).
+    func pauseCommits(with pause: @escaping @Sendable (Duration) async -> Void) { commitPause = pause }
+
+    /// Commands waiting for the next commit (tests).
+    var unwrittenCount: Int { unwritten.count }
 
     // MARK: - Commands
 
