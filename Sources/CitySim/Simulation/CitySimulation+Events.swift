@@ -40,12 +40,30 @@ extension CitySimulation {
     /// same customers whatever the fleet or policy (common random numbers);
     /// the request's ride times are drawn now too (`RideDraw`).
     private func customerArrives() throws {
+        if let customerFeed {
+            let customer = try customerFeed.next()
+            if let next = customer.nextArrival { schedule(.arrival, at: next) }
+            admit(customer.draw, customer.ride)
+            return
+        }
         let now = events.now
         // The customer first, then the gap to the next one: the order the load generator draws in.
         let draw = try CustomerDraw(at: now, customerParameters, city: city, arrivals: arrivalsRandom,
                                     places: placesRandom, reservations: reservationsRandom, patienceRandom: patienceRandom)
         if let next = demand.nextArrival(after: now, horizon: horizon, arrivalsRandom) { schedule(.arrival, at: next) }
-        admit(draw)
+        admit(draw, RideDraw(rideParameters, ridesRandom))
+    }
+
+    /// A `CustomerFeed` drawing this run's customers from the one arriving at `firstArrival` on, when the
+    /// run allows it: synthetic demand on the grid, no planner users (their legs draw from the ride-times
+    /// stream between customers) and `drawsCustomersAhead`.
+    func makeCustomerFeed(firstArrival: Double) throws -> CustomerFeed? {
+        guard drawsCustomersAhead, realDemand == nil, plannerDemand == nil, city.roads == nil else { return nil }
+        let sources = CustomerFeed.Sources(
+            city: try CityModel(scenario: scenario), demand: demand, horizon: horizon, customers: customerParameters,
+            rides: rideParameters, arrivals: arrivalsRandom, places: placesRandom, reservations: reservationsRandom,
+            patience: patienceRandom, rideTimes: ridesRandom)
+        return CustomerFeed(sources, firstArrival: firstArrival)
     }
 
     /// The next customer of a trip replay or an OD matrix appears: their places are the trip's, then the
@@ -56,13 +74,13 @@ extension CitySimulation {
                                 arrivals: arrivalsRandom, reservations: reservationsRandom, patienceRandom: patienceRandom)
         nextTrip = realDemand.next(after: events.now, arrivals: arrivalsRandom, places: placesRandom)
         if let nextTrip { schedule(.tracedArrival, at: nextTrip.time) }
-        admit(draw)
+        admit(draw, RideDraw(rideParameters, ridesRandom))
     }
 
-    /// Makes the customer's request (or reservation) and records it; the request's ride times are drawn now.
-    private func admit(_ draw: CustomerDraw) {
+    /// Makes the customer's request (or reservation) and records it with its ride times (`RideDraw`, drawn
+    /// for every customer, whether the core takes the request or not).
+    private func admit(_ draw: CustomerDraw, _ rideDraw: RideDraw) {
         let now = events.now
-        let rideDraw = RideDraw(rideParameters, ridesRandom)
         let (origin, destination, drawnCustomer, reserves) = (draw.origin, draw.destination, draw.drawnCustomer, draw.reserves)
         let meeting = draw.meetingTime ?? 0
         let patience = draw.patience

@@ -50,6 +50,12 @@ public final class CitySimulation {
     var justScheduledSettler: PendingSettler?
     /// Patience timers of the effects being applied, waiting for the offer that follows them (`apply`).
     var deferredPatience: [(timer: TimerID, at: Double)] = []
+    /// The synthetic customers drawn ahead on a second thread (`CustomerFeed`), or nil when the loop draws
+    /// each customer as they arrive.
+    var customerFeed: CustomerFeed?
+    /// Whether `begin` may start a `CustomerFeed` (a grid city with synthetic demand and no planner users);
+    /// tests turn it off to show that drawing ahead changes nothing.
+    var drawsCustomersAhead = true
     /// Whether core timers may wait behind the model's own events (`ParkedTimer`); tests turn it off
     /// to show that parking changes nothing but the number of events.
     var parksTimers = true
@@ -113,6 +119,7 @@ public final class CitySimulation {
     ///   computed (for example `ResultWriter.ridesCSVWriter(into:)`); its error is thrown.
     public func run(alongsideSummary: RideRowsConsumer? = nil) throws -> RunResult {
         let started = Date()
+        defer { customerFeed?.stop() }
         try begin()
         while try step() {}
         if checksInvariants { invariantProblems += core.invariantViolations().map { "at the end: \($0)" } }
@@ -120,6 +127,8 @@ public final class CitySimulation {
         let wall = Date().timeIntervalSince(started)
         return try RunResult(simulation: self, wallSeconds: wall, alongside: alongsideSummary)
     }
+
+    deinit { customerFeed?.stop() }
 
     /// The first part of `run`: the fleet's shifts, the first customers and the hourly samples scheduled.
     func begin() throws {
@@ -135,6 +144,7 @@ public final class CitySimulation {
             if let nextTrip { schedule(.tracedArrival, at: nextTrip.time) }
         } else if let first = demand.nextArrival(after: 0, horizon: horizon, arrivalsRandom) {
             schedule(.arrival, at: first)
+            customerFeed = try makeCustomerFeed(firstArrival: first)
         }
         if let first = plannerDemand?.legs.first { schedule(.plannerLeg, at: first.bookAt) }
         schedule(.hourTick(hour: 0), at: 0, priority: 1)

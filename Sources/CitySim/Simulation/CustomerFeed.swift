@@ -1,0 +1,131 @@
+import Foundation
+
+/// A run's synthetic customers drawn ahead on a second thread: each customer's draws (`CustomerDraw`,
+/// then `RideDraw`) and the time of the next arrival, handed to the event loop in blocks while it
+/// works on the customers before them.
+///
+/// In a run that uses it, nothing else reads the demand streams (arrivals, places, reservations,
+/// patience) or the ride-times stream, and each stream is drawn in the same order as when the loop
+/// draws every customer as they arrive. So the run's outputs are the same either way (`CustomerFeedTests`).
+/// The producer has its own `CityModel` (the destination draw keeps a scratch buffer); the two threads
+/// share nothing mutable but the blocks, handed over under a lock.
+///
+/// Invariant: `next()` gives the customers in arrival order, each exactly once, then throws the draw's
+/// error if one failed; the loop stops asking after a customer whose `nextArrival` is nil. The producer
+/// holds the feed until it exits, so its owner calls `stop()` when the run ends or is dropped.
+final class CustomerFeed: @unchecked Sendable {
+    /// One customer: their draws and when the customer after them arrives.
+    struct Customer {
+        var draw: CustomerDraw
+        var ride: RideDraw
+        /// The next customer's arrival time, or nil when none comes before the horizon.
+        var nextArrival: Double?
+    }
+
+    /// What the producer draws with. Unchecked: handed to the producer thread, which alone touches
+    /// these (streams and a city of its own) once the feed starts.
+    struct Sources: @unchecked Sendable {
+        let city: CityModel
+        let demand: DemandProcess
+        let horizon: Double
+        let customers: CustomerDraw.Parameters
+        let rides: RideDraw.Parameters
+        let arrivals, places, reservations, patience, rideTimes: RandomStream
+    }
+
+    static let blockSize = 1_024
+    /// Blocks drawn ahead at most (about 130 KB each).
+    static let blocksAhead = 4
+
+    private let condition = NSCondition()
+    // Guarded by `condition`:
+    private var ready: [[Customer]] = []
+    private var spare: [[Customer]] = []
+    private var failure: TripLengthError?
+    private var drawnAll = false
+    private var stopped = false
+    // The loop's own:
+    private var current: [Customer] = []
+    private var position = 0
+
+    /// Starts drawing from the customer arriving at `firstArrival` (already drawn by the loop's thread).
+    init(_ sources: Sources, firstArrival: Double) {
+        let thread = Thread { [self] in draw(sources, from: firstArrival) }
+        thread.name = "citysim customers"
+        thread.start()
+    }
+
+    /// The next customer; throws the error of a customer whose destination could not be drawn.
+    func next() throws(TripLengthError) -> Customer {
+        while position == current.count {
+            condition.lock()
+            while ready.isEmpty && !drawnAll { condition.wait() }
+            guard !ready.isEmpty else {
+                let failure = failure
+                condition.unlock()
+                guard let failure else { preconditionFailure("a customer asked for after the last one") }
+                throw failure
+            }
+            current.removeAll(keepingCapacity: true)
+            spare.append(current)
+            current = ready.removeFirst()
+            condition.broadcast()
+            condition.unlock()
+            position = 0
+        }
+        defer { position += 1 }
+        return current[position]
+    }
+
+    /// Tells the producer to stop (the run ended or was abandoned); it exits at its next block.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The producer: blocks of customers, in the order the loop would draw them, until the horizon,
+    /// a failed draw or `stop()`.
+    private func draw(_ s: Sources, from firstArrival: Double) {
+        var time = firstArrival
+        while true {
+            condition.lock()
+            var block = spare.popLast() ?? []
+            condition.unlock()
+            block.reserveCapacity(Self.blockSize)
+            var failed: TripLengthError?
+            var last = false
+            while block.count < Self.blockSize {
+                let draw: CustomerDraw
+                do {
+                    draw = try CustomerDraw(at: time, s.customers, city: s.city, arrivals: s.arrivals, places: s.places,
+                                            reservations: s.reservations, patienceRandom: s.patience)
+                } catch {
+                    failed = error
+                    break
+                }
+                let next = s.demand.nextArrival(after: time, horizon: s.horizon, s.arrivals)
+                block.append(Customer(draw: draw, ride: RideDraw(s.rides, s.rideTimes), nextArrival: next))
+                guard let next else {
+                    last = true
+                    break
+                }
+                time = next
+            }
+            condition.lock()
+            while ready.count >= Self.blocksAhead && !stopped { condition.wait() }
+            if stopped {
+                condition.unlock()
+                return
+            }
+            let done = failed != nil || last
+            if !block.isEmpty { ready.append(block) }  // empty when the first customer of a block failed
+            failure = failed
+            drawnAll = done
+            condition.broadcast()
+            condition.unlock()
+            if done { return }
+        }
+    }
+}
