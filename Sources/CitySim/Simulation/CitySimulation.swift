@@ -53,9 +53,10 @@ public final class CitySimulation {
     /// The synthetic customers drawn ahead on a second thread (`CustomerFeed`), or nil when the loop draws
     /// each customer as they arrive.
     var customerFeed: CustomerFeed?
-    /// Whether `begin` may start a `CustomerFeed` (a grid city with synthetic demand and no planner users);
-    /// tests turn it off to show that drawing ahead changes nothing.
-    var drawsCustomersAhead = true
+    /// Whether the run may draw its customers ahead on a second thread (`CustomerFeed`: a grid city with
+    /// synthetic demand and no planner users). Off, the loop draws each customer as they arrive: the same
+    /// outputs, one thread (tests compare the two; the bench gate's unmeasured warm-up runs use it).
+    public var drawsCustomersAhead = true
     /// Whether core timers may wait behind the model's own events (`ParkedTimer`); tests turn it off
     /// to show that parking changes nothing but the number of events.
     var parksTimers = true
