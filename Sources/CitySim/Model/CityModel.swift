@@ -79,6 +79,9 @@ final class CityModel {
     /// A trip origin.
     func drawOrigin(_ random: RandomStream) -> Position { draw(origins, random) }
 
+    /// The index of the zone holding `place`, or 0 outside every zone (a place the core then refuses).
+    func zoneIndex(of place: Position) -> Int { (try? geometry.zone(of: place))?.index ?? 0 }
+
     /// How many snapped points falling outside every zone are drawn again before one is kept off the road.
     static let snapAttempts = 1_000
 

@@ -43,7 +43,7 @@ extension CitySimulation {
         if let customerFeed {
             let customer = try customerFeed.next()
             if let next = customer.nextArrival { schedule(.arrival, at: next) }
-            admit(customer.draw, customer.ride)
+            admit(customer.draw, customer.ride, originZone: customer.originZone)
             return
         }
         let now = events.now
@@ -51,7 +51,7 @@ extension CitySimulation {
         let draw = try CustomerDraw(at: now, customerParameters, city: city, arrivals: arrivalsRandom,
                                     places: placesRandom, reservations: reservationsRandom, patienceRandom: patienceRandom)
         if let next = demand.nextArrival(after: now, horizon: horizon, arrivalsRandom) { schedule(.arrival, at: next) }
-        admit(draw, RideDraw(rideParameters, ridesRandom))
+        admit(draw, RideDraw(rideParameters, ridesRandom), originZone: city.zoneIndex(of: draw.origin))
     }
 
     /// A `CustomerFeed` drawing this run's customers from the one arriving at `firstArrival` on, when the
@@ -74,12 +74,12 @@ extension CitySimulation {
                                 arrivals: arrivalsRandom, reservations: reservationsRandom, patienceRandom: patienceRandom)
         nextTrip = realDemand.next(after: events.now, arrivals: arrivalsRandom, places: placesRandom)
         if let nextTrip { schedule(.tracedArrival, at: nextTrip.time) }
-        admit(draw, RideDraw(rideParameters, ridesRandom))
+        admit(draw, RideDraw(rideParameters, ridesRandom), originZone: city.zoneIndex(of: draw.origin))
     }
 
     /// Makes the customer's request (or reservation) and records it with its ride times (`RideDraw`, drawn
-    /// for every customer, whether the core takes the request or not).
-    private func admit(_ draw: CustomerDraw, _ rideDraw: RideDraw) {
+    /// for every customer, whether the core takes the request or not) and its origin's zone.
+    private func admit(_ draw: CustomerDraw, _ rideDraw: RideDraw, originZone zone: Int) {
         let now = events.now
         let (origin, destination, drawnCustomer, reserves) = (draw.origin, draw.destination, draw.drawnCustomer, draw.reserves)
         let meeting = draw.meetingTime ?? 0
@@ -87,7 +87,6 @@ extension CitySimulation {
 
         let customer = CustomerID(drawnCustomer >= 0 ? drawnCustomer : nextCustomer)
         let id = RequestID(rides.count)
-        let zone = (try? city.geometry.zone(of: origin))?.index ?? 0
         rides.append(RideRecord(customer: customer, requestedAt: now, meetingTime: reserves ? meeting : nil,
                                 origin: origin, destination: destination, originZone: zone), draw: rideDraw)
         let refusal = reserves

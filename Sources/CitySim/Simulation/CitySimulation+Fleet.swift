@@ -119,7 +119,7 @@ extension CitySimulation {
     }
 
     /// The zone index of a position in the city.
-    func zoneIndex(of position: Position) -> Int { (try? city.geometry.zone(of: position))?.index ?? 0 }
+    func zoneIndex(of position: Position) -> Int { city.zoneIndex(of: position) }
 
     /// The part of [from, to) inside the measurement window [warm-up, horizon), seconds.
     func inWindow(from start: Double, to end: Double) -> Double {

@@ -15,7 +15,7 @@ extension CitySimulation {
         let now = events.now
         let id = RequestID(rides.count)
         let customer = CustomerID(PlannerDemand.firstCustomer + leg.user)
-        let zone = (try? city.geometry.zone(of: leg.origin))?.index ?? 0
+        let zone = city.zoneIndex(of: leg.origin)
         rides.append(RideRecord(customer: customer, requestedAt: now, meetingTime: leg.isReservation ? leg.departure : nil,
                                 origin: leg.origin, destination: leg.destination, originZone: zone),
                      draw: RideDraw(rideParameters, ridesRandom))

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A run's synthetic customers drawn ahead on a second thread: each customer's draws (`CustomerDraw`,
-/// then `RideDraw`) and the time of the next arrival, handed to the event loop in blocks while it
+/// then `RideDraw`), their origin's zone and the time of the next arrival, handed to the event loop in blocks while it
 /// works on the customers before them.
 ///
 /// In a run that uses it, nothing else reads the demand streams (arrivals, places, reservations,
@@ -18,6 +18,8 @@ final class CustomerFeed: @unchecked Sendable {
     struct Customer {
         var draw: CustomerDraw
         var ride: RideDraw
+        /// The zone of the customer's origin (`RideRecord.originZone`).
+        var originZone: Int
         /// The next customer's arrival time, or nil when none comes before the horizon.
         var nextArrival: Double?
     }
@@ -106,7 +108,8 @@ final class CustomerFeed: @unchecked Sendable {
                     break
                 }
                 let next = s.demand.nextArrival(after: time, horizon: s.horizon, s.arrivals)
-                block.append(Customer(draw: draw, ride: RideDraw(s.rides, s.rideTimes), nextArrival: next))
+                block.append(Customer(draw: draw, ride: RideDraw(s.rides, s.rideTimes),
+                                      originZone: s.city.zoneIndex(of: draw.origin), nextArrival: next))
                 guard let next else {
                     last = true
                     break
