@@ -19,9 +19,6 @@
 import argparse, concurrent.futures, json, os, platform, re, shutil, subprocess, sys, tempfile, time
 
 TOGGLE = "citysim_gate_measured_*"
-# Work a measured function hands to another thread, collected there too (callgrind's collection state
-# is per thread): a simulation's customers are drawn ahead by `CustomerFeed.draw` (Swift mangled name).
-HANDED_OFF = ["$s7CitySim12CustomerFeedC4draw*"]
 MALLOC_FAMILY = {"malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign", "valloc"}
 # Callers kept in a malloc-family context's name: deep enough to reach the measured function from
 # any allocation in the core (about 15 frames today).
@@ -125,7 +122,7 @@ def measure_one(binary, workload, folder, valgrind):
     # epoch" where the epoch itself makes ~470. Set-up contexts then carry no cost and are not written.
     separate = [f"--separate-callers{CALLER_DEPTH}={name}" for name in sorted(MALLOC_FAMILY)]
     command = [valgrind, "--tool=callgrind", f"--callgrind-out-file={os.path.abspath(out)}", "--collect-atstart=no",
-               f"--toggle-collect={TOGGLE}", *(f"--toggle-collect={name}" for name in HANDED_OFF), *separate, "./" + os.path.basename(binary), "run", workload["key"]]
+               f"--toggle-collect={TOGGLE}", *separate, "./" + os.path.basename(binary), "run", workload["key"]]
     env = {
         # Swift seeds its hashing per process; fixed hashing makes Dictionary and Set layouts, and
         # so the counts, the same in every run.

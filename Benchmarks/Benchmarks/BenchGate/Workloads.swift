@@ -97,14 +97,10 @@ func hold(pending: Int, thousands count: Int) throws {
     }
 }
 
-/// `count` whole runs of Scenarios/smoke.yaml with `overrides`, after one unmeasured run. The unmeasured run
-/// draws its customers in the loop: callgrind collects every run's `CustomerFeed` producer (the gate cannot
-/// tell whose thread it is), so only the measured runs may start one.
+/// `count` whole runs of Scenarios/smoke.yaml with `overrides`, after one unmeasured run.
 func simulations(overrides: [String], count: Int) throws {
     let scenario = try Scenario.load(path: smokeScenarioPath, overrides: overrides)
-    let warmUp = try CitySimulation(scenario: scenario)
-    warmUp.drawsCustomersAhead = false
-    withExtendedLifetime(try warmUp.run()) {}
+    withExtendedLifetime(try singleThreadedSimulation(scenario)) {}
     for _ in 0..<count {
         withExtendedLifetime(try measuredSimulation(scenario)) {}
     }

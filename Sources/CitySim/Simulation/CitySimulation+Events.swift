@@ -56,9 +56,9 @@ extension CitySimulation {
 
     /// A `CustomerFeed` drawing this run's customers from the one arriving at `firstArrival` on, when the
     /// run allows it: synthetic demand on the grid, no planner users (their legs draw from the ride-times
-    /// stream between customers) and `drawsCustomersAhead`.
+    /// stream between customers) and `usesHelperThreads`.
     func makeCustomerFeed(firstArrival: Double) throws -> CustomerFeed? {
-        guard drawsCustomersAhead, realDemand == nil, plannerDemand == nil, city.roads == nil else { return nil }
+        guard usesHelperThreads, realDemand == nil, plannerDemand == nil, city.roads == nil else { return nil }
         let sources = CustomerFeed.Sources(
             city: try CityModel(scenario: scenario), demand: demand, horizon: horizon, customers: customerParameters,
             rides: rideParameters, arrivals: arrivalsRandom, places: placesRandom, reservations: reservationsRandom,

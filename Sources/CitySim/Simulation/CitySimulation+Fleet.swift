@@ -21,7 +21,9 @@ extension CitySimulation {
                 shiftEvents.append((.shiftEnds(driver: Int32(index)), interval.end, 0))
             }
         }
-        queueStints = QueueStints(drivers: drivers.map { ($0.shift, $0.shifts) }, window: (warmup, horizon))
+        let stints = QueueStints(drivers: drivers.map { ($0.shift, $0.shifts) }, window: (warmup, horizon))
+        // Handed over whole (not copied), so the helper's first note does not copy every per-taxi array.
+        if usesHelperThreads { stintsAside = StintsAside(stints) } else { queueStints = stints }
         do { try events.scheduleTimeline(shiftEvents.filter { $0.time < horizon }.map { ($0.payload, max($0.time, events.now), $0.priority) }) } catch {
             preconditionFailure("the roster has an invalid shift time: \(error)")
         }
@@ -159,6 +161,10 @@ extension CitySimulation {
     /// Closes the books at the horizon: shift, busy and queue time of drivers still out (clipped
     /// to the window); waits still open are censored.
     func closeBooks() {
+        if let stintsAside {
+            queueStints = stintsAside.finish()
+            self.stintsAside = nil
+        }
         for d in drivers.indices {
             if drivers[d].onShift { drivers[d].shiftSeconds += inWindow(from: drivers[d].shiftStartedAt, to: horizon) }
             if let since = drivers[d].busySince { drivers[d].busySeconds += inWindow(from: since, to: horizon) }

@@ -53,10 +53,11 @@ public final class CitySimulation {
     /// The synthetic customers drawn ahead on a second thread (`CustomerFeed`), or nil when the loop draws
     /// each customer as they arrive.
     var customerFeed: CustomerFeed?
-    /// Whether the run may draw its customers ahead on a second thread (`CustomerFeed`: a grid city with
-    /// synthetic demand and no planner users). Off, the loop draws each customer as they arrive: the same
-    /// outputs, one thread (tests compare the two; the bench gate's unmeasured warm-up runs use it).
-    public var drawsCustomersAhead = true
+    /// Whether the run may use helper threads beside its loop: customers drawn ahead (`CustomerFeed`: a grid
+    /// city with synthetic demand and no planner users) and the zone-queue stints summed aside (`StintsAside`).
+    /// Off, the loop does both itself: the same outputs, one thread (tests compare the two; the bench gate
+    /// counts its simulations this way, where instruction and malloc counts must repeat exactly).
+    public var usesHelperThreads = true
     /// Whether core timers may wait behind the model's own events (`ParkedTimer`); tests turn it off
     /// to show that parking changes nothing but the number of events.
     var parksTimers = true
@@ -72,6 +73,9 @@ public final class CitySimulation {
     /// The drivers' stints in the zone queues, for fairness within each queue (`fairness.by_shift_zone`),
     /// summed as they end; made for the roster's drivers by `setUpFleet`.
     var queueStints = QueueStints(drivers: [], window: (0, 0))
+    /// While the run goes on with helper threads, the stints summed on one (`queueStints` is theirs once
+    /// `closeBooks` has finished it).
+    var stintsAside: StintsAside?
     /// Called every 65,536 events with the simulated time reached (of `horizon`), e.g. to feed a `ProgressMeter`.
     public var progress: ((_ simulatedSeconds: Double, _ horizon: Double) -> Void)?
     /// Set to check the core's invariants after every `invariantCheckInterval`-th event and at the end (slow; tests use it).
@@ -129,7 +133,10 @@ public final class CitySimulation {
         return try RunResult(simulation: self, wallSeconds: wall, alongside: alongsideSummary)
     }
 
-    deinit { customerFeed?.stop() }
+    deinit {
+        customerFeed?.stop()
+        stintsAside?.stop()
+    }
 
     /// The first part of `run`: the fleet's shifts, the first customers and the hourly samples scheduled.
     func begin() throws {

@@ -39,13 +39,9 @@ final class CustomerFeed: @unchecked Sendable {
     /// Blocks drawn ahead at most (about 130 KB each).
     static let blocksAhead = 4
 
-    private let condition = NSCondition()
-    // Guarded by `condition`:
-    private var ready: [[Customer]] = []
-    private var spare: [[Customer]] = []
+    private let channel = BlockChannel<Customer>(capacity: blocksAhead, blockSize: blockSize)
+    /// Set by the producer before it finishes the channel when a draw failed (the channel's lock orders it).
     private var failure: TripLengthError?
-    private var drawnAll = false
-    private var stopped = false
     // The loop's own:
     private var current: [Customer] = []
     private var position = 0
@@ -60,19 +56,11 @@ final class CustomerFeed: @unchecked Sendable {
     /// The next customer; throws the error of a customer whose destination could not be drawn.
     func next() throws(TripLengthError) -> Customer {
         while position == current.count {
-            condition.lock()
-            while ready.isEmpty && !drawnAll { condition.wait() }
-            guard !ready.isEmpty else {
-                let failure = failure
-                condition.unlock()
+            guard let block = channel.receive(returning: &current) else {
                 guard let failure else { preconditionFailure("a customer asked for after the last one") }
                 throw failure
             }
-            current.removeAll(keepingCapacity: true)
-            spare.append(current)
-            current = ready.removeFirst()
-            condition.broadcast()
-            condition.unlock()
+            current = block
             position = 0
         }
         defer { position += 1 }
@@ -80,23 +68,14 @@ final class CustomerFeed: @unchecked Sendable {
     }
 
     /// Tells the producer to stop (the run ended or was abandoned); it exits at its next block.
-    func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
-    }
+    func stop() { channel.close() }
 
     /// The producer: blocks of customers, in the order the loop would draw them, until the horizon,
     /// a failed draw or `stop()`.
     private func draw(_ s: Sources, from firstArrival: Double) {
         var time = firstArrival
+        var block = channel.emptyBlock()
         while true {
-            condition.lock()
-            var block = spare.popLast() ?? []
-            condition.unlock()
-            block.reserveCapacity(Self.blockSize)
-            var failed: TripLengthError?
             var last = false
             while block.count < Self.blockSize {
                 let draw: CustomerDraw
@@ -104,7 +83,8 @@ final class CustomerFeed: @unchecked Sendable {
                     draw = try CustomerDraw(at: time, s.customers, city: s.city, arrivals: s.arrivals, places: s.places,
                                             reservations: s.reservations, patienceRandom: s.patience)
                 } catch {
-                    failed = error
+                    failure = error
+                    last = true
                     break
                 }
                 let next = s.demand.nextArrival(after: time, horizon: s.horizon, s.arrivals)
@@ -116,19 +96,11 @@ final class CustomerFeed: @unchecked Sendable {
                 }
                 time = next
             }
-            condition.lock()
-            while ready.count >= Self.blocksAhead && !stopped { condition.wait() }
-            if stopped {
-                condition.unlock()
+            guard channel.send(&block) else { return }
+            if last {
+                channel.finish()
                 return
             }
-            let done = failed != nil || last
-            if !block.isEmpty { ready.append(block) }  // empty when the first customer of a block failed
-            failure = failed
-            drawnAll = done
-            condition.broadcast()
-            condition.unlock()
-            if done { return }
         }
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import CitySim
 
-@Suite("Customers drawn ahead on a second thread")
-struct CustomerFeedTests {
+@Suite("Helper threads beside the loop: customers drawn ahead, stints summed aside")
+struct HelperThreadTests {
     static let cases: [(file: String, overrides: [String])] = [
         ("smoke.yaml", []),
         // Repeat customers (D12), reservations, cancellations; several thousand customers, so the loop waits for
@@ -13,13 +13,13 @@ struct CustomerFeedTests {
         ("city-scale.yaml", ["fleet.scale=0.01", "demand.scale=0.01", "duration_hours=8"]),
     ]
 
-    @Test("drawing customers ahead changes no ride, driver or figure", arguments: 0..<cases.count)
-    func drawingAheadChangesNothing(index: Int) throws {
+    @Test("helper threads change no ride, driver or figure", arguments: 0..<cases.count)
+    func helperThreadsChangeNothing(index: Int) throws {
         let scenario = try SimulationRunTests.scenario(Self.cases[index].file, Self.cases[index].overrides)
         let aheadRun = try CitySimulation(scenario: scenario, seed: 5)
         let ahead = try aheadRun.run()
         let inLoopRun = try CitySimulation(scenario: scenario, seed: 5)
-        inLoopRun.drawsCustomersAhead = false
+        inLoopRun.usesHelperThreads = false
         let inLoop = try inLoopRun.run()
         #expect(aheadRun.customerFeed != nil, "the run drew its customers ahead")
         #expect(inLoopRun.customerFeed == nil)
@@ -27,7 +27,22 @@ struct CustomerFeedTests {
         #expect(ResultWriter.ridesCSV(ahead) == ResultWriter.ridesCSV(inLoop))
         #expect(ResultWriter.driversCSV(ahead) == ResultWriter.driversCSV(inLoop))
         #expect(ahead.summary.withoutTimings == inLoop.summary.withoutTimings)
-        if index == 1 { #expect(ahead.rides.count > 5 * CustomerFeed.blockSize) }
+        if index == 1 {
+            #expect(ahead.rides.count > 5 * CustomerFeed.blockSize)
+            #expect(!ahead.summary.fairness.byShiftZone.isEmpty, "the stints summed aside make fairness figures")
+        }
+    }
+
+    @Test("a grid run starts both helpers, and the stints come home when its books close")
+    func aGridRunStartsBothHelpers() throws {
+        let simulation = try CitySimulation(scenario: try SimulationRunTests.scenario(Self.cases[1].file, Self.cases[1].overrides),
+                                            seed: 5)
+        try simulation.begin()
+        #expect(simulation.customerFeed != nil && simulation.stintsAside != nil)
+        while try simulation.step() {}
+        simulation.closeBooks()
+        #expect(simulation.stintsAside == nil)
+        #expect(simulation.queueStints.kept.cells.count + simulation.queueStints.closing(at: simulation.horizon).cells.count > 0)
     }
 
     @Test("a run with planner users or real demand draws its customers in the loop")
@@ -40,19 +55,23 @@ struct CustomerFeedTests {
         }
     }
 
-    @Test("a simulation dropped before its horizon stops its feed")
-    func aDroppedSimulationStopsItsFeed() throws {
+    @Test("a simulation dropped before its horizon stops its helpers")
+    func aDroppedSimulationStopsItsHelpers() throws {
         weak var abandoned: CustomerFeed?
+        weak var abandonedStints: StintsAside?
         do {
             // 18,000 customers: the producer is still drawing, or waiting for room, when the simulation goes.
             let simulation = try CitySimulation(scenario: try SimulationRunTests.scenario("rush-hour.yaml"), seed: 5)
             try simulation.begin()
             for _ in 0..<100 { _ = try simulation.step() }
             abandoned = simulation.customerFeed
-            #expect(abandoned != nil)
+            abandonedStints = simulation.stintsAside
+            #expect(abandoned != nil && abandonedStints != nil)
         }
-        // The producer, blocked with its blocks drawn ahead, exits once told to stop and releases the feed.
-        for _ in 0..<3_000 where abandoned != nil { usleep(10_000) }
+        // The producer, blocked with its blocks drawn ahead, and the stints' helper, waiting for notes, exit
+        // once told to stop and release what they hold.
+        for _ in 0..<3_000 where abandoned != nil || abandonedStints != nil { usleep(10_000) }
         #expect(abandoned == nil, "the producer thread still holds the feed")
+        #expect(abandonedStints == nil, "the stints' thread still holds its notes")
     }
 }

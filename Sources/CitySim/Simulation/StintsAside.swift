@@ -1,0 +1,78 @@
+import Foundation
+
+/// The zone-queue stints (`QueueStints`, for `fairness.by_shift_zone`) summed on a helper thread: the loop
+/// notes each join and leave in a block (16 bytes a note) and the helper applies the blocks in order to
+/// its `QueueStints`. The stints are a pure record of those notes, so they come out as if the loop had
+/// applied them itself (`HelperThreadTests`), and the loop no longer pays the cache misses on per-taxi
+/// stint state that dominated its cost.
+///
+/// Invariant: the notes reach the stints in the order the loop made them; `finish()` returns once all of
+/// them are applied, and no note may follow it. The helper holds this object until it exits, so its owner
+/// calls `stop()` when the run is dropped before `finish()`.
+final class StintsAside: @unchecked Sendable {
+    /// A join of `zone`'s queue (`what` ≥ 0), or a leave, dispatched (-2) or not (-1).
+    private struct Note {
+        let taxi: Int32
+        let what: Int32
+        let time: Double
+    }
+
+    static let blockSize = 8_192
+
+    private let channel = BlockChannel<Note>(capacity: 8, blockSize: blockSize)
+    /// The helper's until it exits; `finish()` reads it after.
+    private var stints: QueueStints
+    private let exited = DispatchSemaphore(value: 0)
+    // The loop's own:
+    private var block: [Note] = []
+
+    init(_ stints: QueueStints) {
+        self.stints = stints
+        block = channel.emptyBlock()
+        let thread = Thread { [self] in apply() }
+        thread.name = "citysim stints"
+        thread.start()
+    }
+
+    /// `QueueStints.join`, applied on the helper.
+    func join(_ taxi: Int32, zone: Int, at time: Double) { note(Note(taxi: taxi, what: Int32(zone), time: time)) }
+
+    /// `QueueStints.leave`, applied on the helper.
+    func leave(_ taxi: Int32, at time: Double, dispatched: Bool) {
+        note(Note(taxi: taxi, what: dispatched ? -2 : -1, time: time))
+    }
+
+    /// Every note applied: the stints as they stand.
+    func finish() -> QueueStints {
+        channel.send(&block)
+        channel.finish()
+        exited.wait()
+        defer { stints = QueueStints(drivers: [], window: (0, 0)) }  // the caller's copy is then the only one
+        return stints
+    }
+
+    /// The run was dropped: the helper exits without applying what is left.
+    func stop() { channel.close() }
+
+    @inline(__always)
+    private func note(_ note: Note) {
+        block.append(note)
+        if block.count == Self.blockSize { channel.send(&block) }
+    }
+
+    /// The helper: applies the blocks in order until the loop finishes or the run is dropped.
+    private func apply() {
+        var used: [Note] = []
+        while let notes = channel.receive(returning: &used) {
+            for note in notes {
+                if note.what >= 0 {
+                    stints.join(note.taxi, zone: Int(note.what), at: note.time)
+                } else {
+                    stints.leave(note.taxi, at: note.time, dispatched: note.what == -2)
+                }
+            }
+            used = notes
+        }
+        exited.signal()
+    }
+}
