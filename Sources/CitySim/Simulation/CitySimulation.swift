@@ -124,7 +124,10 @@ public final class CitySimulation {
     ///   computed (for example `ResultWriter.ridesCSVWriter(into:)`); its error is thrown.
     public func run(alongsideSummary: RideRowsConsumer? = nil) throws -> RunResult {
         let started = Date()
-        defer { customerFeed?.stop() }
+        defer {  // a run that throws leaves no helper waiting (a finished one has let them go already)
+            customerFeed?.stop()
+            stintsAside?.stop()
+        }
         try begin()
         while try step() {}
         if checksInvariants { invariantProblems += core.invariantViolations().map { "at the end: \($0)" } }

@@ -54,6 +54,13 @@ final class StintsAside: @unchecked Sendable {
     /// The run was dropped: the helper exits without applying what is left.
     func stop() { channel.close() }
 
+    /// Whether the helper thread has exited, waiting up to `timeout` for it (tests).
+    func helperExited(within timeout: DispatchTimeInterval) -> Bool {
+        guard exited.wait(timeout: .now() + timeout) == .success else { return false }
+        exited.signal()  // still exited for a later `finish` or ask
+        return true
+    }
+
     @inline(__always)
     private func note(_ note: Note) {
         block.append(note)
