@@ -57,13 +57,7 @@ struct HelperThreadTests {
 
     @Test("a run that fails stops its helpers, though the simulation is kept")
     func aFailedRunStopsItsHelpers() throws {
-        // Trips of 9.5 km in a 10 × 1 km city from a hotspot in its middle: the first customer's draw fails.
-        let scenario = try inlineScenario("""
-            city: { width_km: 10, height_km: 1, zone: { side_km: 1 }, metric: euclidean, speed_kmh: 30, uniform_weight: 0,
-                    hotspots: [{ name: middle, x_km: 5, y_km: 0.5, radius_km: 0.2 }] }
-            demand: { requests_per_hour: 60, min_trip_km: 9.5 }
-            fleet: { shifts: [{ name: all-day, start: "00:00", end: "24:00", taxis: 1 }] }
-            """)
+        let scenario = try TripPlaceTests.unreachableBandScenario()
         let simulation = try CitySimulation(scenario: scenario)
         #expect(throws: TripLengthError.self) { try simulation.run() }
         let stints = try #require(simulation.stintsAside, "the failed run did not close its books")

@@ -185,14 +185,20 @@ struct TripPlaceTests {
         #expect(shorterStraight > rides.count / 10)  // the band is Manhattan, not straight line
     }
 
-    @Test("a trip-length band out of reach fails the run with an error naming min_trip_km, not a short trip")
-    func unreachableBandIsAnError() throws {
-        let scenario = try inlineScenario("""
+    /// Trips of at least 9.5 km in a 10 × 1 km city whose customers all start at a hotspot in its middle:
+    /// the first customer's destination cannot be drawn.
+    static func unreachableBandScenario() throws -> Scenario {
+        try inlineScenario("""
             city: { width_km: 10, height_km: 1, zone: { side_km: 1 }, metric: euclidean, speed_kmh: 30, uniform_weight: 0,
                     hotspots: [{ name: middle, x_km: 5, y_km: 0.5, radius_km: 0.2 }] }
             demand: { requests_per_hour: 60, min_trip_km: 9.5 }
             fleet: { shifts: [{ name: all-day, start: "00:00", end: "24:00", taxis: 1 }] }
             """)
+    }
+
+    @Test("a trip-length band out of reach fails the run with an error naming min_trip_km, not a short trip")
+    func unreachableBandIsAnError() throws {
+        let scenario = try Self.unreachableBandScenario()
         do {
             _ = try CitySimulation(scenario: scenario).run()
             Issue.record("a run with unreachable trips succeeded")
