@@ -7,8 +7,8 @@ import Foundation
 /// The simulator's helper threads use it: `CustomerFeed` (customers drawn ahead) and `StintsAside` (the
 /// zone-queue stints summed beside the loop).
 ///
-/// Invariant: the receiver gets every block sent before `finish()`, in order, each once, then nil; after
-/// `close()` a sender blocked on a full channel returns false and sends nothing more.
+/// Invariant: the receiver gets every block sent before `finish()`, in order, each once, then nil. After
+/// `close()` (either side gone) nothing waits: `send` returns false, and `receive` returns what is left, then nil.
 final class BlockChannel<Element>: @unchecked Sendable {
     private let condition = NSCondition()
     private let capacity: Int
@@ -77,7 +77,8 @@ final class BlockChannel<Element>: @unchecked Sendable {
         return ready.removeFirst()
     }
 
-    /// The receiver is gone: a waiting sender gives up, and every later `send` returns false.
+    /// One side is gone (the run ended or was dropped): a waiting sender gives up and every later `send`
+    /// returns false; a waiting receiver gets what is left, then nil.
     func close() {
         condition.lock()
         closed = true

@@ -51,7 +51,8 @@ final class StintsAside: @unchecked Sendable {
         return stints
     }
 
-    /// The run was dropped: the helper exits without applying what is left.
+    /// The run failed or was dropped: the helper applies the blocks already sent (not the one being filled)
+    /// and exits.
     func stop() { channel.close() }
 
     /// Whether the helper thread has exited, waiting up to `timeout` for it (tests).
