@@ -1,12 +1,12 @@
 import Foundation
 
 /// A run's synthetic customers drawn ahead on a second thread: each customer's draws (`CustomerDraw`,
-/// then `RideDraw`), their origin's zone and the time of the next arrival, handed to the event loop in blocks while it
-/// works on the customers before them.
+/// then `RideDraw`), their origin's zone and the time of the next arrival, handed to the event loop in
+/// blocks while it works on the customers before them.
 ///
 /// In a run that uses it, nothing else reads the demand streams (arrivals, places, reservations,
 /// patience) or the ride-times stream, and each stream is drawn in the same order as when the loop
-/// draws every customer as they arrive. So the run's outputs are the same either way (`CustomerFeedTests`).
+/// draws every customer as they arrive. So the run's outputs are the same either way (`HelperThreadTests`).
 /// The producer has its own `CityModel` (the destination draw keeps a scratch buffer); the two threads
 /// share nothing mutable but the blocks, handed over under a lock.
 ///
