@@ -23,7 +23,7 @@ extension CitySimulation {
         }
         let stints = QueueStints(drivers: drivers.map { ($0.shift, $0.shifts) }, window: (warmup, horizon))
         // Handed over whole (not copied), so the helper's first note does not copy every per-taxi array.
-        if usesHelperThreads { stintsAside = StintsAside(stints) } else { queueStints = stints }
+        if usesHelperThreads { stintsAside = StintsAside(stints, notes: &stintNotes) } else { queueStints = stints }
         do { try events.scheduleTimeline(shiftEvents.filter { $0.time < horizon }.map { ($0.payload, max($0.time, events.now), $0.priority) }) } catch {
             preconditionFailure("the roster has an invalid shift time: \(error)")
         }
@@ -162,7 +162,7 @@ extension CitySimulation {
     /// to the window); waits still open are censored.
     func closeBooks() {
         if let stintsAside {
-            queueStints = stintsAside.finish()
+            queueStints = stintsAside.finish(&stintNotes)
             self.stintsAside = nil
         }
         for d in drivers.indices {

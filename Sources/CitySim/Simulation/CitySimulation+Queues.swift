@@ -17,16 +17,18 @@ extension CitySimulation {
     /// The taxi leaves its queue now: `dispatched` when an offer takes it out, otherwise (shift end) censored.
     func recordLeavesQueue(_ d: Int32, dispatched: Bool) {
         queueOrder.leave(d)
-        if let stintsAside {
-            stintsAside.leave(d, at: events.now, dispatched: dispatched)
+        if stintsAside != nil {
+            if stintNotes.isFull { stintsAside?.send(&stintNotes) }
+            stintNotes.leave(d, at: events.now, dispatched: dispatched)
         } else {
             queueStints.leave(d, at: events.now, dispatched: dispatched)
         }
     }
 
     private func stintJoins(_ d: Int32, zone: Int) {
-        if let stintsAside {
-            stintsAside.join(d, zone: zone, at: events.now)
+        if stintsAside != nil {
+            if stintNotes.isFull { stintsAside?.send(&stintNotes) }
+            stintNotes.join(d, zone: zone, at: events.now)
         } else {
             queueStints.join(d, zone: zone, at: events.now)
         }

@@ -76,6 +76,8 @@ public final class CitySimulation {
     /// While the run goes on with helper threads, the stints summed on one (`queueStints` is theirs once
     /// `closeBooks` has finished it).
     var stintsAside: StintsAside?
+    /// The notes for `stintsAside` not yet handed to it.
+    var stintNotes = StintsAside.Notes()
     /// Called every 65,536 events with the simulated time reached (of `horizon`), e.g. to feed a `ProgressMeter`.
     public var progress: ((_ simulatedSeconds: Double, _ horizon: Double) -> Void)?
     /// Set to check the core's invariants after every `invariantCheckInterval`-th event and at the end (slow; tests use it).
