@@ -49,13 +49,15 @@ let package = Package(
         .systemLibrary(name: "CGSL", pkgConfig: "gsl", providers: [.apt(["libgsl-dev"]), .brew(["gsl"])]),
         // GLPK's MIP solver for plan-fleet's exact shift plan (Debian ships no pkg-config file for it).
         .systemLibrary(name: "CGLPK", providers: [.apt(["libglpk-dev"]), .brew(["glpk"])]),
+        // A cache prefetch hint for Swift code (one inline C function).
+        .target(name: "CCacheHint"),
         // The event engine: a clock and an event heap. No taxi words.
         .target(name: "EventEngine", swiftSettings: hotLoopSettings),
         // The dispatch core: pure, no clock, no randomness, no I/O.
         .target(name: "DispatchCore", swiftSettings: hotLoopSettings),
         // The city model and simulator that drives DispatchCore through its command API.
         .target(name: "CitySim", dependencies: [
-            "DispatchCore", "EventEngine", "CGSL", "CGLPK", "TripPlanner", "TransitFeeds", "RoadNetwork",
+            "DispatchCore", "EventEngine", "CGSL", "CGLPK", "CCacheHint", "TripPlanner", "TransitFeeds", "RoadNetwork",
             .product(name: "Yams", package: "Yams"),
         ], resources: [.copy("Trace/viewer.html")], swiftSettings: hotLoopSettings),
         // The trip planner (Travlendar+): daily schedules and travel means; taxis through DispatchCore. Pure, no I/O.

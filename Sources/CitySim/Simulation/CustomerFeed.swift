@@ -1,3 +1,4 @@
+import CCacheHint
 import Foundation
 
 /// A run's synthetic customers drawn ahead on a second thread: each customer's draws (`CustomerDraw`,
@@ -64,6 +65,19 @@ final class CustomerFeed: @unchecked Sendable {
             position = 0
         }
         defer { position += 1 }
+        // The blocks are written on the producer's core: start loading the customer after next's cache
+        // lines now, so the loop does not stall on them when it gets there.
+        let ahead = position + 2
+        if ahead < current.count {
+            current.withUnsafeBufferPointer { customers in
+                let bytes = UnsafeRawPointer(customers.baseAddress.unsafelyUnwrapped + ahead)
+                var offset = 0
+                while offset < MemoryLayout<Customer>.stride {
+                    citysim_prefetch(bytes + offset)
+                    offset += 64
+                }
+            }
+        }
         return current[position]
     }
 
