@@ -161,8 +161,11 @@ struct AvailableTaxiIndex: Equatable, Codable {
     /// current `limit`-th best (the estimator's lower bound).
     /// - Complexity: O(cells searched + spots in them + ineligible taxis passed over);
     ///   independent of fleet size when taxis are spread out or gathered in spots.
-    func nearest<Results: TaxiSearchResults>(to position: Position, at time: Double, travel: any TravelTimeEstimator,
-                                             into results: inout Results, eligible: (Int32) -> Bool) {
+    /// Generic over the travel model, so that a concrete one (the grid's) is specialised into the walk with no
+    /// call through a witness table per candidate.
+    func nearest<Results: TaxiSearchResults, Travel: TravelTimeEstimator>(
+        to position: Position, at time: Double, travel: Travel, into results: inout Results, eligible: (Int32) -> Bool
+    ) {
         guard results.limit > 0, count > 0 else { return }
         if results.limit == 1, travel.queriesAreCostly,
            let seed = seedSpot(near: position, column: column(position.x), row: row(position.y), eligible: eligible) {
@@ -180,9 +183,10 @@ struct AvailableTaxiIndex: Equatable, Codable {
     }
 
     /// `nearest`'s ring walk; spots farther than √`radiusSquared` are known not to be faster than one found.
-    private func walk<Results: TaxiSearchResults>(to position: Position, at time: Double, travel: any TravelTimeEstimator,
-                                                  radiusSquared initialRadiusSquared: Double = .infinity,
-                                                  into results: inout Results, eligible: (Int32) -> Bool) {
+    private func walk<Results: TaxiSearchResults, Travel: TravelTimeEstimator>(
+        to position: Position, at time: Double, travel: Travel, radiusSquared initialRadiusSquared: Double = .infinity,
+        into results: inout Results, eligible: (Int32) -> Bool
+    ) {
         // Once `limit` taxis are known, a taxi farther (straight line) than this radius
         // cannot beat the slowest of them: skip it without asking the estimator.
         var radiusSquared = initialRadiusSquared

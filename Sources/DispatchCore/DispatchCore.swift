@@ -28,6 +28,11 @@ public final class DispatchCore {
     /// The map area and zones (D1); changed only by `.setCity` while nothing depends on the zones.
     public internal(set) var city: CityGeometry
     public let travel: any TravelTimeEstimator
+    /// `travel` when it is the grid's model: searches and ETAs then call it directly, specialised and inlined,
+    /// instead of through the existential's witness table for every candidate taxi.
+    let gridTravel: GridTravelModel?
+    /// `travel` for the closest-taxi search when it is another model.
+    let anyTravel: AnyTravelTimeEstimator
     public let rules: DispatchRules
     public let policy: any DispatchPolicy
     /// The time of the last accepted command, seconds.
@@ -75,6 +80,8 @@ public final class DispatchCore {
         guard cell.isFinite, cell > 0 else { throw .invalidConfiguration("spatial cell side must be > 0 (got \(cell))") }
         self.city = city
         self.travel = travel
+        gridTravel = travel as? GridTravelModel
+        anyTravel = AnyTravelTimeEstimator(base: travel)
         self.policy = policy
         self.rules = rules
         queues = ZoneQueues(zoneCount: city.zoneCount)
@@ -158,7 +165,8 @@ public final class DispatchCore {
 
     /// The travel time from `origin` to `destination`, departing now.
     @inline(__always) func eta(from origin: Position, to destination: Position) -> Double {
-        travel.travelTime(from: origin, to: destination, departingAt: now)
+        if let gridTravel { return gridTravel.travelTime(from: origin, to: destination, departingAt: now) }
+        return travel.travelTime(from: origin, to: destination, departingAt: now)
     }
 
     /// The ring search of the taxi index (`AvailableTaxiIndex.nearest`), on the index where it is stored.
@@ -168,7 +176,11 @@ public final class DispatchCore {
     /// call, so nothing is copied (debug builds trap if `eligible` reaches the index through the core).
     @inline(__always) func searchIndex<Results: TaxiSearchResults>(to position: Position, into results: inout Results,
                                                                    eligible: (Int32) -> Bool) {
-        withIndexInPlace { $0.nearest(to: position, at: now, travel: travel, into: &results, eligible: eligible) }
+        if let gridTravel {
+            withIndexInPlace { $0.nearest(to: position, at: now, travel: gridTravel, into: &results, eligible: eligible) }
+        } else {
+            withIndexInPlace { $0.nearest(to: position, at: now, travel: anyTravel, into: &results, eligible: eligible) }
+        }
     }
 
     @inline(__always) private func withIndexInPlace(_ body: (inout AvailableTaxiIndex) -> Void) { body(&index) }

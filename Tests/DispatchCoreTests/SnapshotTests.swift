@@ -41,7 +41,8 @@ import Testing
     /// added to the core without being added to the snapshot fails here.
     @Test func theSnapshotHoldsEveryStoredPropertyButTheConfiguration() throws {
         let core = try Self.makeCore("zone-fifo")
-        let configuration: Set = ["city", "travel", "policy", "rules"]
+        // `gridTravel` and `anyTravel` are `travel` itself, typed for the closest-taxi search.
+        let configuration: Set = ["city", "travel", "gridTravel", "anyTravel", "policy", "rules"]
         let stored = Set(Mirror(reflecting: core).children.compactMap(\.label)).subtracting(configuration)
         let snapshotted = Set(Mirror(reflecting: core.snapshot).children.compactMap(\.label))
         #expect(stored == snapshotted)
