@@ -75,11 +75,10 @@ extension DispatchCore {
         drivers[Int(driverSlot)].status = .toPickup(id)
         requests[s].status = .accepted(driver)
         requests[s].assignmentGeneration &+= 1
-        let code = drivers[Int(driverSlot)].taxiCode
         let customer = requests[s].customer
         effects.append(requests[s].everAccepted
-            ? .reassigned(id, customer, taxiCode: code, eta: eta)
-            : .customerNotified(id, customer, taxiCode: code, eta: eta))
+            ? .reassigned(id, customer, driver, eta: eta)
+            : .customerNotified(id, customer, driver, eta: eta))
         requests[s].everAccepted = true
         requests[s].patienceRanOut = false
         // D9: the maximum allowed delay (factor × the ETA at this hour's speed + slack) counts from

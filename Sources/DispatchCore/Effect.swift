@@ -1,13 +1,17 @@
 /// What the core tells the host to do or to pass on after a command.
+///
+/// Invariant: plain data (no strings or references), so a host's buffer of effects is copied and
+/// emptied without retains, releases or per-element destruction; a driver's taxi code is
+/// `DispatchCore.taxiCode(of:)`.
 public enum Effect: Sendable, Equatable {
     /// D3: show the offer to the driver; it lapses at `expiresAt` (D4).
     case offer(DriverID, RequestID, expiresAt: Double)
     /// The offer was taken back (customer cancelled or left).
     case offerWithdrawn(DriverID, RequestID)
-    /// D8: tell the customer the taxi code and the ETA in seconds.
-    case customerNotified(RequestID, CustomerID, taxiCode: String, eta: Double)
+    /// D8: tell the customer the taxi code (`DispatchCore.taxiCode(of: driver)`) and the ETA in seconds.
+    case customerNotified(RequestID, CustomerID, DriverID, eta: Double)
     /// D9: a new taxi replaces the late one; tell the customer the new code and ETA.
-    case reassigned(RequestID, CustomerID, taxiCode: String, eta: Double)
+    case reassigned(RequestID, CustomerID, DriverID, eta: Double)
     /// D9: the late driver loses the ride.
     case assignmentRevoked(DriverID, RequestID)
     /// D7: no taxi is available; the request ended as rejected.

@@ -120,7 +120,7 @@ import Testing
     let effects = try f.request(1, from: point(1000, 1000))
     #expect(effects.offers.map(\.driver) == [DriverID(2)])
     let accepted = try f.send(.accept(DriverID(2), RequestID(1)))
-    #expect(accepted.contains(.customerNotified(RequestID(1), CustomerID(1), taxiCode: "T2", eta: 200)))
+    #expect(accepted.contains(.customerNotified(RequestID(1), CustomerID(1), DriverID(2), eta: 200)))
 }
 
 @Test func anEmptyOriginZoneSendsTheRequestToTheSmallestEuclideanETA() throws {
@@ -226,8 +226,9 @@ import Testing
     try f.addDrivers(at: [point(100, 100), point(200, 200)])
     try f.request(1, customer: 7, from: point(500, 500))
     let effects = try f.send(.accept(DriverID(1), RequestID(1)), at: 30)
-    #expect(effects == [.customerNotified(RequestID(1), CustomerID(7), taxiCode: "T1", eta: 80),
+    #expect(effects == [.customerNotified(RequestID(1), CustomerID(7), DriverID(1), eta: 80),
                         .wake(at: 270, TimerID(kind: .maximumAllowedDelay, request: RequestID(1), generation: 1))])
+    #expect(f.core.taxiCode(of: DriverID(1)) == "T1")
     #expect(f.status(1) == .toPickup(RequestID(1)))
     #expect(f.status(request: 1) == .accepted(DriverID(1)))
     #expect(f.queue(0) == [DriverID(2)])

@@ -127,7 +127,7 @@ private let slowAtTwo: [Double] = (0..<24).map { $0 == 2 ? 5 : 10 }
     try f.addDrivers(at: [point(100, 100)])
     try f.request(1, customer: 7, from: point(500, 500), at: 7300)
     let accepted = try f.send(.accept(DriverID(1), RequestID(1)), at: 7310)
-    #expect(accepted.first == .customerNotified(RequestID(1), CustomerID(7), taxiCode: "T1", eta: 160))
+    #expect(accepted.first == .customerNotified(RequestID(1), CustomerID(7), DriverID(1), eta: 160))
     #expect(accepted.wake(.maximumAllowedDelay)?.at == 7310 + 1.5 * 160 + 120)
 }
 

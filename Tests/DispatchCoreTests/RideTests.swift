@@ -26,7 +26,8 @@ private func acceptedRide(_ f: Fixture, at time: Double = 0) throws -> [Effect] 
     let f = try Fixture()
     try f.fire(.maximumAllowedDelay, from: try acceptedRide(f))
     let effects = try f.send(.accept(DriverID(2), RequestID(1)))
-    #expect(effects.first == .reassigned(RequestID(1), CustomerID(1), taxiCode: "T2", eta: 60))
+    #expect(effects.first == .reassigned(RequestID(1), CustomerID(1), DriverID(2), eta: 60))
+    #expect(f.core.taxiCode(of: DriverID(2)) == "T2")
 }
 
 @Test func theLateDriverCanNoLongerPickUp() throws {

@@ -42,8 +42,8 @@ extension CitySimulation {
                 if case .timerFired(let timer) = command, timer.kind == .offerTimeout { timedOut = true }
                 noteOfferTakenBack(d, request, timedOut: timedOut)
                 settle(d)
-            case .customerNotified(let request, _, _, let eta), .reassigned(let request, _, _, let eta):
-                startPickupDrive(request, eta: eta)
+            case .customerNotified(let request, _, let driver, let eta), .reassigned(let request, _, let driver, let eta):
+                startPickupDrive(request, by: driver, eta: eta)
             case .assignmentRevoked(let driver, let request):
                 // D9: too late. The driver turns available where the drive has taken them (`revoked`).
                 let d = Int32(driver.rawValue)
@@ -93,8 +93,8 @@ extension CitySimulation {
     }
 
     /// D8: the accepting driver drives to the pickup (a reservation's customer comes at the meeting time).
-    private func startPickupDrive(_ request: RequestID, eta: Double) {
-        guard case .accepted(let driver) = core.status(of: request) else { return }
+    private func startPickupDrive(_ request: RequestID, by driver: DriverID, eta: Double) {
+        assert(core.status(of: request) == .accepted(driver), "\(request) notified as accepted by \(driver)")
         let d = Int32(driver.rawValue)
         let now = events.now
         rides[request.rawValue].acceptedAt = now

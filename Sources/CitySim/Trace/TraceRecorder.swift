@@ -36,8 +36,8 @@ public final class TraceRecorder {
             switch effect {
             case .offer(let d, let r, _): touched.append(d); request(r, .offered, at: time)
             case .offerWithdrawn(let d, _), .assignmentRevoked(let d, _): touched.append(d)
-            case .customerNotified(let r, _, _, _), .reassigned(let r, _, _, _):
-                if case .accepted(let d)? = core.status(of: r) { touched.append(d) }
+            case .customerNotified(let r, _, let d, _), .reassigned(let r, _, let d, _):
+                touched.append(d)
                 request(r, .accepted, at: time)
             case .noTaxiAvailable(let r, _): request(r, .rejected, at: time)
             case .waitingForTaxi(let r, _): request(r, .pending, at: time)

@@ -106,10 +106,10 @@ extension DispatchHost {
         case .offer(let d, let r, let expiry): return [(.driver(d), ServiceEvent("offer", r, at: expiry))]
         case .offerWithdrawn(let d, let r): return [(.driver(d), ServiceEvent("offer_withdrawn", r))]
         case .assignmentRevoked(let d, let r): return [(.driver(d), ServiceEvent("assignment_revoked", r))]
-        case .customerNotified(let r, let c, let code, let eta):
-            return [(.customer(c), located(ServiceEvent("taxi_assigned", r, taxiCode: code, etaSeconds: eta)))]
-        case .reassigned(let r, let c, let code, let eta):
-            return [(.customer(c), located(ServiceEvent("taxi_reassigned", r, taxiCode: code, etaSeconds: eta)))]
+        case .customerNotified(let r, let c, let d, let eta):
+            return [(.customer(c), located(ServiceEvent("taxi_assigned", r, taxiCode: core.taxiCode(of: d), etaSeconds: eta)))]
+        case .reassigned(let r, let c, let d, let eta):
+            return [(.customer(c), located(ServiceEvent("taxi_reassigned", r, taxiCode: core.taxiCode(of: d), etaSeconds: eta)))]
         case .noTaxiAvailable(let r, let c): return [(.customer(c), ServiceEvent("no_taxi_available", r))]
         case .waitingForTaxi(let r, let until): return customer(r).map { ($0, ServiceEvent("waiting_for_taxi", r, at: until)) }
         case .reservationConfirmed(let r, let at):

@@ -154,7 +154,7 @@ public actor DispatchHost {
         let effects = try core.handle(command, at: time)
         sequence += 1
         let entry = LoggedCommand(sequence: sequence, time: time, command: command)
-        ledger.record(command, at: time, effects: effects)
+        ledger.record(command, at: time, effects: effects, taxiCode: core.taxiCode(of:))
         schedule(effects)
         try await persist(entry)
         publish(effects)
@@ -253,7 +253,7 @@ public actor DispatchHost {
         for entry in log {
             do {
                 let effects = try fresh.handle(entry.command, at: entry.time)
-                ledger.record(entry.command, at: entry.time, effects: effects)
+                ledger.record(entry.command, at: entry.time, effects: effects, taxiCode: fresh.taxiCode(of:))
                 for case .wake(let due, let timer) in effects { pending[timer, default: []].append(due) }
                 if case .timerFired(let timer) = entry.command, var dues = pending[timer], !dues.isEmpty {
                     dues.remove(at: dues.indices.min { dues[$0] < dues[$1] }!)

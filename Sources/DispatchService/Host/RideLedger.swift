@@ -50,8 +50,8 @@ struct RideLedger: Equatable, Codable {
     private(set) var ended: [Ended] = []
     private(set) var endedHead = 0
 
-    /// Notes what an accepted command and its effects changed.
-    mutating func record(_ command: Command, at time: Double, effects: [Effect]) {
+    /// Notes what an accepted command and its effects changed; `taxiCode` names a driver's taxi (the core's).
+    mutating func record(_ command: Command, at time: Double, effects: [Effect], taxiCode: (DriverID) -> String?) {
         switch command {
         case .addDriver(let driver, _): drivers.append(driver)
         case .requestRide(let id, let customer, let origin, let destination, _):
@@ -68,8 +68,8 @@ struct RideLedger: Equatable, Codable {
             case .offer(let driver, let request, let expiry): offers[driver] = Offer(request: request, expiresAt: expiry)
             case .offerWithdrawn(let driver, let request), .assignmentRevoked(let driver, let request):
                 if offers[driver]?.request == request { offers[driver] = nil }
-            case .customerNotified(let request, _, let code, let eta), .reassigned(let request, _, let code, let eta):
-                rides[request]?.taxiCode = code
+            case .customerNotified(let request, _, let driver, let eta), .reassigned(let request, _, let driver, let eta):
+                rides[request]?.taxiCode = taxiCode(driver)
                 rides[request]?.etaSeconds = eta
                 rides[request]?.notifiedAt = time
             case .fareCharged(let request, _, let amount): rides[request]?.fareCharged += amount
