@@ -67,7 +67,7 @@ public struct CityGeometry: Sendable, Equatable {
     /// The zone that contains `position`.
     /// - Throws: `DispatchError.positionOutsideCity` for non-finite positions and positions outside every zone.
     /// - Complexity: O(1), no allocation.
-    @inlinable
+    @inlinable @inline(__always)
     public func zone(of position: Position) throws(DispatchError) -> ZoneID {
         guard let index = layout.zoneIndex(at: position) else { throw .positionOutsideCity(position) }
         return ZoneID(index)

@@ -159,19 +159,31 @@ public struct ZoneLayout: Sendable, Equatable {
     /// The zone containing `position`, or nil outside every zone (outside the served area).
     /// Points on a shared edge belong to one of the zones.
     /// - Complexity: O(1), no allocation.
-    @inlinable
+    ///
+    /// Squares, the common layout, are found inline at the caller (every request, drop-off and queue join
+    /// asks); the other shapes out of line.
+    @inlinable @inline(__always)
     public func zoneIndex(at position: Position) -> Int? {
         let x = position.x, y = position.y
-        guard x.isFinite, y.isFinite, x >= 0, x <= width, y >= 0, y <= height else { return nil }
+        // The range tests also refuse NaN and infinities (every comparison with NaN is false).
+        guard x >= 0, x <= width, y >= 0, y <= height else { return nil }
+        guard shape == .square else { return otherShapeZoneIndex(at: position) }
+        let fx = (x - origin.x) / side, fy = (y - origin.y) / side
+        guard fx >= 0, fy >= 0, fx <= Double(columns), fy <= Double(rows) else { return nil }
+        let column = min(columns &- 1, Int(fx)), row = min(rows &- 1, Int(fy))
+        return row &* columns &+ column
+    }
+
+    /// `zoneIndex(at:)` of a point inside the city rectangle, for the shapes other than whole squares.
+    @usableFromInline
+    func otherShapeZoneIndex(at position: Position) -> Int? {
+        let x = position.x, y = position.y
         switch shape {
         case .cutSquares:
             let column = min(columns - 1, Int(x / side)), row = min(rows - 1, Int(y / side))
             return row * columns + column
         case .square:
-            let fx = (x - origin.x) / side, fy = (y - origin.y) / side
-            guard fx >= 0, fy >= 0, fx <= Double(columns), fy <= Double(rows) else { return nil }
-            let column = min(columns - 1, Int(fx)), row = min(rows - 1, Int(fy))
-            return row * columns + column
+            preconditionFailure("squares are found inline")
         case .hexagon:
             return hexagonIndex(x: x - origin.x, y: y - origin.y)
         case .polygons:
