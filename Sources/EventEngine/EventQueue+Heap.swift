@@ -91,5 +91,6 @@ extension EventQueue {
             precondition(key.sequence < nextSequence, "sequence number \(key.sequence) not yet issued")
             if index > timelineHead { precondition(timeline[index - 1].key.runsBefore(key), "timeline order broken at \(index)") }
         }
+        _checkBucketInvariants()
     }
 }
