@@ -38,7 +38,17 @@ struct AvailableTaxiIndex: Equatable, Codable {
     /// The spot's last taxi, kept by its first taxi.
     private var lastAtSpot: [Int32] = []
     private var positionOfSlot: [Position] = []
+    /// The first taxi of every spot by its position (derived from `cells`: not encoded, rebuilt when decoded).
+    private var spots = SpotTable()
+    /// One bit per cell, set while the cell holds a spot (derived from `cells`), so a search passes over
+    /// empty cells 64 at a time instead of reading each cell's list.
+    private var occupied: [UInt64] = []
     private(set) var count = 0
+
+    private enum CodingKeys: String, CodingKey {
+        case cellSide, columns, rows, width, height, cells, cellOfSlot, indexInCell, nextAtSpot, previousAtSpot,
+             lastAtSpot, positionOfSlot, count
+    }
 
     init(width: Double, height: Double, cellSide: Double) {
         self.cellSide = cellSide
@@ -47,6 +57,27 @@ struct AvailableTaxiIndex: Equatable, Codable {
         columns = max(1, Int((width / cellSide).rounded(.up)))
         rows = max(1, Int((height / cellSide).rounded(.up)))
         cells = Array(repeating: [], count: columns * rows)
+        occupied = Array(repeating: 0, count: (cells.count + 63) / 64)
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        cellSide = try c.decode(Double.self, forKey: .cellSide)
+        columns = try c.decode(Int.self, forKey: .columns)
+        rows = try c.decode(Int.self, forKey: .rows)
+        width = try c.decode(Double.self, forKey: .width)
+        height = try c.decode(Double.self, forKey: .height)
+        cells = try c.decode([[Member]].self, forKey: .cells)
+        cellOfSlot = try c.decode([Int32].self, forKey: .cellOfSlot)
+        indexInCell = try c.decode([Int32].self, forKey: .indexInCell)
+        nextAtSpot = try c.decode([Int32].self, forKey: .nextAtSpot)
+        previousAtSpot = try c.decode([Int32].self, forKey: .previousAtSpot)
+        lastAtSpot = try c.decode([Int32].self, forKey: .lastAtSpot)
+        positionOfSlot = try c.decode([Position].self, forKey: .positionOfSlot)
+        count = try c.decode(Int.self, forKey: .count)
+        for member in cells.joined() { spots.setFirst(member.slot, at: member.position) }
+        occupied = Array(repeating: 0, count: (cells.count + 63) / 64)
+        for cell in cells.indices where !cells[cell].isEmpty { markOccupied(cell) }
     }
 
     mutating func addSlot() {
@@ -73,7 +104,7 @@ struct AvailableTaxiIndex: Equatable, Codable {
         positionOfSlot[s] = position
         nextAtSpot[s] = -1
         count += 1
-        if let first = firstTaxi(at: position, inCell: cell) {
+        if let first = spots.first(at: position) {
             let last = lastAtSpot[Int(first)]
             nextAtSpot[Int(last)] = slot
             previousAtSpot[s] = last
@@ -84,6 +115,8 @@ struct AvailableTaxiIndex: Equatable, Codable {
             lastAtSpot[s] = slot
             indexInCell[s] = Int32(cells[cell].count)
             cells[cell].append(Member(slot: slot, position: position))
+            spots.setFirst(slot, at: position)
+            markOccupied(cell)
         }
         if count > Self.crowding * cells.count, cellSide / 2 >= Self.finestCellSide { refine() }
     }
@@ -96,10 +129,12 @@ struct AvailableTaxiIndex: Equatable, Codable {
         columns = max(1, Int((width / cellSide).rounded(.up)))
         rows = max(1, Int((height / cellSide).rounded(.up)))
         cells = Array(repeating: [], count: columns * rows)
+        occupied = Array(repeating: 0, count: (cells.count + 63) / 64)
         for member in old.joined() {
             let cell = row(member.position.y) * columns + column(member.position.x)
             indexInCell[Int(member.slot)] = Int32(cells[cell].count)
             cells[cell].append(member)
+            markOccupied(cell)
             var taxi = member.slot
             while taxi >= 0 {
                 cellOfSlot[Int(taxi)] = Int32(cell)
@@ -108,15 +143,15 @@ struct AvailableTaxiIndex: Equatable, Codable {
         }
     }
 
-    /// The first taxi of the spot at `position`, found by scanning the cell's spots: as cheap as
-    /// hashing the position for the few spots a cell holds, and removal then needs no table at all.
+    /// The first taxi of the spot at `position`, found by scanning the cell's spots (the invariant check's
+    /// reference for `spots`).
     private func firstTaxi(at position: Position, inCell cell: Int) -> Int32? {
         for member in cells[cell] where member.position == position { return member.slot }
         return nil
     }
 
     /// - Complexity: O(1) (the next taxi of the spot takes the first one's place, or the cell's
-    ///   last spot takes an emptied spot's place); O(spots in the cell) for the last taxi of a spot of several.
+    ///   last spot takes an emptied spot's place).
     mutating func remove(_ slot: Int32) {
         let s = Int(slot)
         let cell = Int(cellOfSlot[s])
@@ -129,12 +164,15 @@ struct AvailableTaxiIndex: Equatable, Codable {
                 indexInCell[Int(next)] = Int32(index)
                 previousAtSpot[Int(next)] = -1
                 lastAtSpot[Int(next)] = lastAtSpot[s]
+                spots.setFirst(next, at: positionOfSlot[s])
             } else {
+                spots.remove(at: positionOfSlot[s])
                 let moved = cells[cell].removeLast()
                 if moved.slot != slot {
                     cells[cell][index] = moved
                     indexInCell[Int(moved.slot)] = Int32(index)
                 }
+                if cells[cell].isEmpty { occupied[cell >> 6] &= ~(1 << UInt64(cell & 63)) }
             }
         } else {
             let previous = previousAtSpot[s]
@@ -142,7 +180,7 @@ struct AvailableTaxiIndex: Equatable, Codable {
             if next >= 0 {
                 previousAtSpot[Int(next)] = previous
             } else {
-                lastAtSpot[Int(firstTaxi(at: positionOfSlot[s], inCell: cell)!)] = previous
+                lastAtSpot[Int(spots.first(at: positionOfSlot[s])!)] = previous
             }
         }
         cellOfSlot[s] = -1
@@ -160,7 +198,8 @@ struct AvailableTaxiIndex: Equatable, Codable {
     /// Stops as soon as the next ring cannot hold anything faster than the
     /// current `limit`-th best (the estimator's lower bound).
     /// - Complexity: O(cells searched + spots in them + ineligible taxis passed over);
-    ///   independent of fleet size when taxis are spread out or gathered in spots.
+    ///   independent of fleet size when taxis are spread out or gathered in spots. With `fewTaxis` or fewer
+    ///   indexed, O(cells / 64 + taxis): every spot is looked at.
     /// Generic over the travel model, so that a concrete one (the grid's) is specialised into the walk with no
     /// call through a witness table per candidate.
     func nearest<Results: TaxiSearchResults, Travel: TravelTimeEstimator>(
@@ -179,7 +218,35 @@ struct AvailableTaxiIndex: Equatable, Codable {
                  into: &results, eligible: eligible)
             return
         }
-        walk(to: position, at: time, travel: travel, into: &results, eligible: eligible)
+        if count <= Self.fewTaxis {
+            scanAll(to: position, at: time, travel: travel, into: &results, eligible: eligible)
+        } else {
+            walk(to: position, at: time, travel: travel, into: &results, eligible: eligible)
+        }
+    }
+
+    /// With this many taxis or fewer, `nearest` looks at every spot (through the occupied bitmap) instead of
+    /// walking rings: in an overloaded city with a taxi or two free, the rings to reach them cost more than
+    /// the bitmap's words (the yardstick's grid city: a walk of ~5,700 instructions a request).
+    static let fewTaxis = 8
+
+    /// `nearest` by looking at every spot, in cell order: the same taxis as `walk` (which taxis are kept
+    /// depends only on the order `FoundTaxi.precedes` defines, not on the order spots are seen).
+    private func scanAll<Results: TaxiSearchResults, Travel: TravelTimeEstimator>(
+        to position: Position, at time: Double, travel: Travel, into results: inout Results, eligible: (Int32) -> Bool
+    ) {
+        var radiusSquared = Double.infinity
+        for word in occupied.indices where occupied[word] != 0 {
+            var bits = occupied[word]
+            while bits != 0 {
+                let cell = word << 6 | bits.trailingZeroBitCount
+                bits &= bits &- 1
+                for member in cells[cell] {
+                    consider(member, to: position, at: time, travel: travel, radiusSquared: &radiusSquared,
+                             into: &results, eligible: eligible)
+                }
+            }
+        }
     }
 
     /// `nearest`'s ring walk; spots farther than √`radiusSquared` are known not to be faster than one found.
@@ -208,30 +275,41 @@ struct AvailableTaxiIndex: Equatable, Codable {
             }
             forEachCell(inRing: ring, aroundColumn: cx, row: cy) { cell in
                 for member in cells[cell] {
-                    let dx = member.position.x - position.x, dy = member.position.y - position.y
-                    if dx * dx + dy * dy > radiusSquared { continue }
-                    let eta = travel.travelTime(from: member.position, to: position, departingAt: time)
-                    if let bound = results.bound, eta > bound.eta { continue }
-                    // The spot's taxis in arrival order; each ranks after the one before, so the
-                    // walk stops at the first eligible taxi that no longer makes the list.
-                    var taxi = member.slot, rank: Int32 = 0
-                    while taxi >= 0 {
-                        if eligible(taxi) {
-                            let found = FoundTaxi(slot: taxi, eta: eta, spot: member.slot, rank: rank)
-                            if let bound = results.bound, !found.precedes(bound) { break }
-                            results.keep(found)
-                        }
-                        taxi = nextAtSpot[Int(taxi)]
-                        rank += 1
-                    }
-                    if let bound = results.bound {
-                        let radius = travel.reachableStraightLineDistance(within: bound.eta, departingAt: time)
-                        // A hair of slack so rounding never drops a taxi whose ETA ties the bound.
-                        radiusSquared = radius.isFinite ? radius * radius * (1 + 1e-9) + 1e-6 : .infinity
-                    }
+                    consider(member, to: position, at: time, travel: travel, radiusSquared: &radiusSquared,
+                             into: &results, eligible: eligible)
                 }
             }
             ring += 1
+        }
+    }
+
+    /// A search's look at one spot: its eligible taxis are kept while they make the list, and once the list
+    /// is full `radiusSquared` shrinks to what can still beat its last.
+    @inline(__always)
+    private func consider<Results: TaxiSearchResults, Travel: TravelTimeEstimator>(
+        _ member: Member, to position: Position, at time: Double, travel: Travel, radiusSquared: inout Double,
+        into results: inout Results, eligible: (Int32) -> Bool
+    ) {
+        let dx = member.position.x - position.x, dy = member.position.y - position.y
+        if dx * dx + dy * dy > radiusSquared { return }
+        let eta = travel.travelTime(from: member.position, to: position, departingAt: time)
+        if let bound = results.bound, eta > bound.eta { return }
+        // The spot's taxis in arrival order; each ranks after the one before, so the
+        // search stops at the first eligible taxi that no longer makes the list.
+        var taxi = member.slot, rank: Int32 = 0
+        while taxi >= 0 {
+            if eligible(taxi) {
+                let found = FoundTaxi(slot: taxi, eta: eta, spot: member.slot, rank: rank)
+                if let bound = results.bound, !found.precedes(bound) { break }
+                results.keep(found)
+            }
+            taxi = nextAtSpot[Int(taxi)]
+            rank += 1
+        }
+        if let bound = results.bound {
+            let radius = travel.reachableStraightLineDistance(within: bound.eta, departingAt: time)
+            // A hair of slack so rounding never drops a taxi whose ETA ties the bound.
+            radiusSquared = radius.isFinite ? radius * radius * (1 + 1e-9) + 1e-6 : .infinity
         }
     }
 
@@ -258,17 +336,44 @@ struct AvailableTaxiIndex: Equatable, Codable {
         return nil
     }
 
+    @inline(__always) private mutating func markOccupied(_ cell: Int) { occupied[cell >> 6] |= 1 << UInt64(cell & 63) }
+
+    @inline(__always) private func isOccupied(_ cell: Int) -> Bool { occupied[cell >> 6] & (1 << UInt64(cell & 63)) != 0 }
+
+    /// Calls `body` for each occupied cell of the ring, in the order of the ring's rows (south to north) and,
+    /// within a row, west to east.
     private func forEachCell(inRing ring: Int, aroundColumn cx: Int, row cy: Int, _ body: (Int) -> Void) {
-        if ring == 0 { body(cy * columns + cx); return }
+        if ring == 0 {
+            if isOccupied(cy * columns + cx) { body(cy * columns + cx) }
+            return
+        }
         let x0 = cx - ring, x1 = cx + ring, y0 = cy - ring, y1 = cy + ring
         for y in max(0, y0)...min(rows - 1, y1) {
             let fullRow = y == y0 || y == y1
             if fullRow {
-                for x in max(0, x0)...min(columns - 1, x1) { body(y * columns + x) }
+                forEachOccupiedCell(from: y * columns + max(0, x0), through: y * columns + min(columns - 1, x1), body)
             } else {
-                if x0 >= 0 { body(y * columns + x0) }
-                if x1 < columns { body(y * columns + x1) }
+                if x0 >= 0, isOccupied(y * columns + x0) { body(y * columns + x0) }
+                if x1 < columns, isOccupied(y * columns + x1) { body(y * columns + x1) }
             }
+        }
+    }
+
+    /// Calls `body` for each occupied cell of `first ... last`, in order, reading the bitmap a word at a time.
+    @inline(__always)
+    private func forEachOccupiedCell(from first: Int, through last: Int, _ body: (Int) -> Void) {
+        var word = first >> 6
+        var bits = occupied[word] & (~0 << UInt64(first & 63))
+        let lastWord = last >> 6
+        while true {
+            if word == lastWord { bits &= ~0 >> UInt64(63 - (last & 63)) }
+            while bits != 0 {
+                body(word << 6 | bits.trailingZeroBitCount)
+                bits &= bits &- 1
+            }
+            if word == lastWord { return }
+            word += 1
+            bits = occupied[word]
         }
     }
 
@@ -310,6 +415,14 @@ struct AvailableTaxiIndex: Equatable, Codable {
             }
         }
         if seen != count { problems.append("index links \(seen) taxis but counts \(count)") }
+        for cell in cells.indices where isOccupied(cell) == cells[cell].isEmpty {
+            problems.append("cell \(cell)'s occupied bit is wrong")
+        }
+        let spotCount = cells.reduce(0) { $0 + $1.count }
+        if spots.count != spotCount { problems.append("spot table holds \(spots.count) spots, the cells \(spotCount)") }
+        for member in cells.joined() where spots.first(at: member.position) != member.slot {
+            problems.append("spot table has the wrong first taxi for the spot of slot \(member.slot)")
+        }
         return problems
     }
 }

@@ -210,6 +210,51 @@ func aCrowdedIndexHalvesItsCellsAndStillFindsWhatABruteForceScanFinds(metric: Di
     }
 }
 
+@Test(arguments: DistanceMetric.allCases)
+func withFewTaxisLeftTheSearchLooksAtEverySpotAndFindsWhatABruteForceScanFinds(metric: DistanceMetric) throws {
+    // An overloaded city: 12 available taxis (3 of them on one rank, 4 in the corner cells, which are
+    // the first and last of the index) leave one by one. From `AvailableTaxiIndex.fewTaxis` down the
+    // search scans every spot instead of walking rings; at every count it must find the brute force's
+    // nearest, with ties at the rank in arrival order.
+    var rng = SplitMix64(seed: 31)
+    let city = CityGeometry(layout: try ZoneLayout(shape: .cutSquares, side: 1414, width: 7300, height: 5100))
+    let travel = try GridTravelModel(metric: metric, detourFactor: 1.3, speed: 9)
+    let core = try DispatchCore(city: city, travel: travel, policy: ZoneFIFOPolicy(), spatialCellSide: 300)
+    let rank = point(3650, 2550)
+    var positions: [DriverID: Position] = [:]
+    let corners = [point(10, 10), point(7290, 5090), point(7290, 10), point(10, 5090)]
+    for id in 1...12 {
+        let p = id <= 3 ? rank : id <= 7 ? corners[id - 4]
+            : point(Double.random(in: 0...7300, using: &rng), Double.random(in: 0...5100, using: &rng))
+        positions[DriverID(id)] = p
+        _ = try core.handle(.addDriver(DriverID(id), taxiCode: "T\(id)"), at: 0)
+        _ = try core.handle(.startShift(DriverID(id), at: p), at: 0)
+        _ = try core.handle(.setAvailable(DriverID(id), true), at: 0)
+    }
+    for leaving in [9, 1, 8, 12, 2, 10, 11, 3, 6, 7, 4, 5] {
+        for _ in 0..<40 {
+            let target = point(Double.random(in: 0...7300, using: &rng), Double.random(in: 0...5100, using: &rng))
+            let brute = positions.map { travel.travelTime(from: $0.value, to: target, departingAt: 0) }.sorted()
+            let found = core.view.nearestAvailableTaxis(to: target, count: 3) { _ in true }
+            #expect(found.map(\.eta) == Array(brute.prefix(3)), "\(positions.count) taxis, at \(target)")
+            let odd = { (taxi: TaxiHandle) in taxi.slot % 2 == 1 }
+            let one = core.view.nearestAvailableTaxi(to: target, where: odd)
+            let oddBrute = positions.filter { (core.knownSlot(of: $0.key)! % 2) == 1 }
+                .map { travel.travelTime(from: $0.value, to: target, departingAt: 0) }.min()
+            #expect(one?.eta == oddBrute, "\(positions.count) taxis, at \(target)")
+        }
+        // The rank's taxis in arrival order: the first still there is found first.
+        if let first = (1...3).first(where: { positions[DriverID($0)] != nil }) {
+            let atRank = core.view.nearestAvailableTaxi(to: rank) { _ in true }
+            #expect(atRank.map { core.view.driver($0.taxi) } == DriverID(first))
+        }
+        _ = try core.handle(.setAvailable(DriverID(leaving), false), at: 0)
+        positions[DriverID(leaving)] = nil
+        #expect(core.invariantViolations().isEmpty, "\(core.invariantViolations().prefix(3))")
+    }
+    #expect(core.view.nearestAvailableTaxi(to: rank) { _ in true } == nil)
+}
+
 // No `.timeLimit`: Swift Testing starts the clock before a busy pool gives the test a thread,
 // so a 15 ms test was once reported at 67 s while the randomized suite held both cores.
 @Test
