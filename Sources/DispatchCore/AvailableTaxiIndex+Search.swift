@@ -20,7 +20,7 @@ extension AvailableTaxiIndex {
            let seed = seedSpot(near: position, column: column(position.x), row: row(position.y), eligible: eligible) {
             // A graph search per query: start from the straight-line nearest eligible spot's ETA, and ask
             // every other spot only whether it beats the best so far (`BoundedETAs`).
-            let from = positionOfSlot[Int(seed)]
+            let from = slots[Int(seed)].position
             let seedETA = travel.travelTime(from: from, to: position, departingAt: time)
             let radius = travel.reachableStraightLineDistance(within: seedETA, departingAt: time)
             walk(to: position, at: time, travel: BoundedETAs(travel, seed: from, seedETA: seedETA),
@@ -113,7 +113,7 @@ extension AvailableTaxiIndex {
                 if let bound = results.bound, !found.precedes(bound) { break }
                 results.keep(found)
             }
-            taxi = nextAtSpot[Int(taxi)]
+            taxi = slots[Int(taxi)].next
             rank += 1
         }
         if let bound = results.bound {
@@ -136,7 +136,7 @@ extension AvailableTaxiIndex {
                     let squared = dx * dx + dy * dy
                     guard squared < nearestSquared else { continue }
                     var taxi = member.slot
-                    while taxi >= 0, !eligible(taxi) { taxi = nextAtSpot[Int(taxi)] }
+                    while taxi >= 0, !eligible(taxi) { taxi = slots[Int(taxi)].next }
                     if taxi >= 0 { nearest = member.slot; nearestSquared = squared }
                 }
             }

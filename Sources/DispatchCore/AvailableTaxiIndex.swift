@@ -13,7 +13,7 @@
 ///
 /// Invariant: each indexed slot is in exactly one spot, in the cell containing
 /// its position; a cell lists exactly the first taxi of each of its spots;
-/// `cellOfSlot[s] == -1` exactly when `s` is not indexed.
+/// `slots[s].cell == -1` exactly when `s` is not indexed.
 struct AvailableTaxiIndex: Equatable, Codable {
     /// The first taxi of a spot, as the cell lists it.
     struct Member: Equatable, Codable { var slot: Int32; var position: Position }
@@ -29,15 +29,21 @@ struct AvailableTaxiIndex: Equatable, Codable {
     /// Cells are not halved below this side, metres.
     static let finestCellSide = 125.0
     private(set) var cells: [[Member]]
-    private var cellOfSlot: [Int32] = []
-    /// Index in its cell for a spot's first taxi, -1 for the others.
-    private var indexInCell: [Int32] = []
-    /// The spot's taxis in arrival order: next (-1 at the end) and previous (-1 at the first).
-    private(set) var nextAtSpot: [Int32] = []
-    private var previousAtSpot: [Int32] = []
-    /// The spot's last taxi, kept by its first taxi.
-    private var lastAtSpot: [Int32] = []
-    private(set) var positionOfSlot: [Position] = []
+    /// What the index keeps of each slot, in one record (40 bytes): one cache line and one uniqueness check
+    /// for a taxi's insertion or removal instead of six.
+    struct Slot: Equatable {
+        /// The cell holding the taxi, -1 when it is not indexed.
+        var cell: Int32 = -1
+        /// Index in its cell for a spot's first taxi, -1 for the others.
+        var indexInCell: Int32 = -1
+        /// The spot's taxis in arrival order: next (-1 at the end) and previous (-1 at the first).
+        var next: Int32 = -1
+        var previous: Int32 = -1
+        /// The spot's last taxi, kept by its first taxi.
+        var last: Int32 = -1
+        var position = Position(x: 0, y: 0)
+    }
+    private(set) var slots: [Slot] = []
     /// The first taxi of every spot by its position (derived from `cells`: not encoded, rebuilt when decoded).
     private var spots = SpotTable()
     /// One bit per cell, set while the cell holds a spot (derived from `cells`), so a search passes over
@@ -68,52 +74,67 @@ struct AvailableTaxiIndex: Equatable, Codable {
         width = try c.decode(Double.self, forKey: .width)
         height = try c.decode(Double.self, forKey: .height)
         cells = try c.decode([[Member]].self, forKey: .cells)
-        cellOfSlot = try c.decode([Int32].self, forKey: .cellOfSlot)
-        indexInCell = try c.decode([Int32].self, forKey: .indexInCell)
-        nextAtSpot = try c.decode([Int32].self, forKey: .nextAtSpot)
-        previousAtSpot = try c.decode([Int32].self, forKey: .previousAtSpot)
-        lastAtSpot = try c.decode([Int32].self, forKey: .lastAtSpot)
-        positionOfSlot = try c.decode([Position].self, forKey: .positionOfSlot)
+        // The snapshot keeps one array per field (its format before the records): read them side by side.
+        let cellOfSlot = try c.decode([Int32].self, forKey: .cellOfSlot)
+        let indexInCell = try c.decode([Int32].self, forKey: .indexInCell)
+        let nextAtSpot = try c.decode([Int32].self, forKey: .nextAtSpot)
+        let previousAtSpot = try c.decode([Int32].self, forKey: .previousAtSpot)
+        let lastAtSpot = try c.decode([Int32].self, forKey: .lastAtSpot)
+        let positionOfSlot = try c.decode([Position].self, forKey: .positionOfSlot)
+        guard [indexInCell.count, nextAtSpot.count, previousAtSpot.count, lastAtSpot.count, positionOfSlot.count]
+                .allSatisfy({ $0 == cellOfSlot.count }) else {
+            throw DecodingError.dataCorruptedError(forKey: .cellOfSlot, in: c,
+                                                   debugDescription: "the taxi index's per-slot tables differ in length")
+        }
+        slots = cellOfSlot.indices.map {
+            Slot(cell: cellOfSlot[$0], indexInCell: indexInCell[$0], next: nextAtSpot[$0],
+                 previous: previousAtSpot[$0], last: lastAtSpot[$0], position: positionOfSlot[$0])
+        }
         count = try c.decode(Int.self, forKey: .count)
         for member in cells.joined() { spots.setFirst(member.slot, at: member.position) }
         occupied = Array(repeating: 0, count: (cells.count + 63) / 64)
         for cell in cells.indices where !cells[cell].isEmpty { markOccupied(cell) }
     }
 
-    mutating func addSlot() {
-        cellOfSlot.append(-1)
-        indexInCell.append(-1)
-        nextAtSpot.append(-1)
-        previousAtSpot.append(-1)
-        lastAtSpot.append(-1)
-        positionOfSlot.append(Position(x: 0, y: 0))
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(cellSide, forKey: .cellSide)
+        try c.encode(columns, forKey: .columns)
+        try c.encode(rows, forKey: .rows)
+        try c.encode(width, forKey: .width)
+        try c.encode(height, forKey: .height)
+        try c.encode(cells, forKey: .cells)
+        try c.encode(slots.map(\.cell), forKey: .cellOfSlot)
+        try c.encode(slots.map(\.indexInCell), forKey: .indexInCell)
+        try c.encode(slots.map(\.next), forKey: .nextAtSpot)
+        try c.encode(slots.map(\.previous), forKey: .previousAtSpot)
+        try c.encode(slots.map(\.last), forKey: .lastAtSpot)
+        try c.encode(slots.map(\.position), forKey: .positionOfSlot)
+        try c.encode(count, forKey: .count)
     }
+
+    mutating func addSlot() { slots.append(Slot()) }
 
     @inline(__always) func column(_ x: Double) -> Int { min(columns - 1, max(0, Int(x / cellSide))) }
     @inline(__always) func row(_ y: Double) -> Int { min(rows - 1, max(0, Int(y / cellSide))) }
 
-    func contains(_ slot: Int32) -> Bool { cellOfSlot[Int(slot)] >= 0 }
+    func contains(_ slot: Int32) -> Bool { slots[Int(slot)].cell >= 0 }
 
     /// Adds the taxi at the end of the spot at `position` (a new spot when none is there).
     /// - Complexity: O(spots in the cell), which a search of that cell costs anyway.
     mutating func insert(_ slot: Int32, at position: Position) {
         let s = Int(slot)
-        precondition(cellOfSlot[s] < 0, "slot already indexed")
+        precondition(slots[s].cell < 0, "slot already indexed")
         let cell = row(position.y) * columns + column(position.x)
-        cellOfSlot[s] = Int32(cell)
-        positionOfSlot[s] = position
-        nextAtSpot[s] = -1
         count += 1
         if let first = spots.first(at: position) {
-            let last = lastAtSpot[Int(first)]
-            nextAtSpot[Int(last)] = slot
-            previousAtSpot[s] = last
-            lastAtSpot[Int(first)] = slot
-            indexInCell[s] = -1
+            let last = slots[Int(first)].last
+            slots[Int(last)].next = slot
+            slots[Int(first)].last = slot
+            slots[s] = Slot(cell: Int32(cell), indexInCell: -1, next: -1, previous: last, last: -1, position: position)
         } else {
-            previousAtSpot[s] = -1
-            lastAtSpot[s] = slot
-            indexInCell[s] = Int32(cells[cell].count)
+            slots[s] = Slot(cell: Int32(cell), indexInCell: Int32(cells[cell].count), next: -1, previous: -1, last: slot,
+                            position: position)
             cells[cell].append(Member(slot: slot, position: position))
             spots.setFirst(slot, at: position)
             markOccupied(cell)
@@ -132,13 +153,13 @@ struct AvailableTaxiIndex: Equatable, Codable {
         occupied = Array(repeating: 0, count: (cells.count + 63) / 64)
         for member in old.joined() {
             let cell = row(member.position.y) * columns + column(member.position.x)
-            indexInCell[Int(member.slot)] = Int32(cells[cell].count)
+            slots[Int(member.slot)].indexInCell = Int32(cells[cell].count)
             cells[cell].append(member)
             markOccupied(cell)
             var taxi = member.slot
             while taxi >= 0 {
-                cellOfSlot[Int(taxi)] = Int32(cell)
-                taxi = nextAtSpot[Int(taxi)]
+                slots[Int(taxi)].cell = Int32(cell)
+                taxi = slots[Int(taxi)].next
             }
         }
     }
@@ -154,40 +175,37 @@ struct AvailableTaxiIndex: Equatable, Codable {
     ///   last spot takes an emptied spot's place).
     mutating func remove(_ slot: Int32) {
         let s = Int(slot)
-        let cell = Int(cellOfSlot[s])
+        let leaving = slots[s]
+        let cell = Int(leaving.cell)
         precondition(cell >= 0, "slot not indexed")
-        let next = nextAtSpot[s]
-        let index = Int(indexInCell[s])
+        let next = leaving.next
+        let index = Int(leaving.indexInCell)
         if index >= 0 {  // the spot's first taxi
             if next >= 0 {
                 cells[cell][index].slot = next
-                indexInCell[Int(next)] = Int32(index)
-                previousAtSpot[Int(next)] = -1
-                lastAtSpot[Int(next)] = lastAtSpot[s]
-                spots.setFirst(next, at: positionOfSlot[s])
+                slots[Int(next)].indexInCell = Int32(index)
+                slots[Int(next)].previous = -1
+                slots[Int(next)].last = leaving.last
+                spots.setFirst(next, at: leaving.position)
             } else {
-                spots.remove(at: positionOfSlot[s])
+                spots.remove(at: leaving.position)
                 let moved = cells[cell].removeLast()
                 if moved.slot != slot {
                     cells[cell][index] = moved
-                    indexInCell[Int(moved.slot)] = Int32(index)
+                    slots[Int(moved.slot)].indexInCell = Int32(index)
                 }
                 if cells[cell].isEmpty { occupied[cell >> 6] &= ~(1 << UInt64(cell & 63)) }
             }
         } else {
-            let previous = previousAtSpot[s]
-            nextAtSpot[Int(previous)] = next
+            let previous = leaving.previous
+            slots[Int(previous)].next = next
             if next >= 0 {
-                previousAtSpot[Int(next)] = previous
+                slots[Int(next)].previous = previous
             } else {
-                lastAtSpot[Int(spots.first(at: positionOfSlot[s])!)] = previous
+                slots[Int(spots.first(at: leaving.position)!)].last = previous
             }
         }
-        cellOfSlot[s] = -1
-        indexInCell[s] = -1
-        nextAtSpot[s] = -1
-        previousAtSpot[s] = -1
-        lastAtSpot[s] = -1
+        slots[s] = Slot(position: leaving.position)
         count -= 1
     }
 
@@ -200,12 +218,12 @@ struct AvailableTaxiIndex: Equatable, Codable {
     /// Whether every per-slot table has `slots` entries and every slot or cell reference is in range
     /// (a restored snapshot's index is then safe to walk; `invariantViolations` checks the rest).
     func fits(slots: Int) -> Bool {
-        let tables = [cellOfSlot, indexInCell, nextAtSpot, previousAtSpot, lastAtSpot]
-        guard tables.allSatisfy({ $0.count == slots }), positionOfSlot.count == slots, cells.count == columns * rows,
-              cellOfSlot.allSatisfy({ $0 >= -1 && Int($0) < cells.count }) else { return false }
-        return [nextAtSpot, previousAtSpot, lastAtSpot].allSatisfy { $0.allSatisfy { $0 >= -1 && Int($0) < slots } }
-            && cells.allSatisfy { $0.allSatisfy { $0.slot >= 0 && Int($0.slot) < slots } }
-            && indexInCell.allSatisfy { $0 >= -1 }
+        let count = slots
+        guard self.slots.count == count, cells.count == columns * rows,
+              self.slots.allSatisfy({ $0.cell >= -1 && Int($0.cell) < cells.count }) else { return false }
+        return self.slots.allSatisfy { [$0.next, $0.previous, $0.last].allSatisfy { $0 >= -1 && Int($0) < count } }
+            && cells.allSatisfy { $0.allSatisfy { $0.slot >= 0 && Int($0.slot) < count } }
+            && self.slots.allSatisfy { $0.indexInCell >= -1 }
     }
 
     func invariantViolations(expected: [Int32: Position]) -> [String] {
@@ -214,22 +232,23 @@ struct AvailableTaxiIndex: Equatable, Codable {
         var seen = 0
         for (cell, members) in cells.enumerated() {
             for (i, member) in members.enumerated() {
-                if Int(indexInCell[Int(member.slot)]) != i || previousAtSpot[Int(member.slot)] != -1
+                if Int(slots[Int(member.slot)].indexInCell) != i || slots[Int(member.slot)].previous != -1
                     || firstTaxi(at: member.position, inCell: cell) != member.slot {
                     problems.append("index bookkeeping wrong for spot of slot \(member.slot)")
                 }
                 var taxi = member.slot, last: Int32 = -1
                 while taxi >= 0, seen <= count {
                     seen += 1
-                    if Int(cellOfSlot[Int(taxi)]) != cell || positionOfSlot[Int(taxi)] != member.position
-                        || (last >= 0 && (indexInCell[Int(taxi)] != -1 || previousAtSpot[Int(taxi)] != last)) {
+                    let entry = slots[Int(taxi)]
+                    if Int(entry.cell) != cell || entry.position != member.position
+                        || (last >= 0 && (entry.indexInCell != -1 || entry.previous != last)) {
                         problems.append("index bookkeeping wrong for slot \(taxi)")
                     }
                     if expected[taxi] != member.position { problems.append("index has stale or unavailable slot \(taxi)") }
                     last = taxi
-                    taxi = nextAtSpot[Int(taxi)]
+                    taxi = entry.next
                 }
-                if lastAtSpot[Int(member.slot)] != last { problems.append("spot of slot \(member.slot) has a wrong last taxi") }
+                if slots[Int(member.slot)].last != last { problems.append("spot of slot \(member.slot) has a wrong last taxi") }
             }
         }
         if seen != count { problems.append("index links \(seen) taxis but counts \(count)") }
