@@ -123,7 +123,9 @@ public final class DispatchCore {
             now = previous
             throw error
         }
-        if endedSlots >= Self.compactionFloor, endedSlots * 2 > requests.count { compactRequests() }
+        if endedSlots >= Self.compactionFloor, endedSlots > Self.tombstonesPerKept * (requests.count - endedSlots) {
+            compactRequests()
+        }
     }
 
     private func apply(_ command: Command, into effects: inout [Effect]) throws(DispatchError) {

@@ -27,7 +27,7 @@ import Testing
         let core = sim.core
         let coreOpen = core.requests.count - core.endedSlots
         #expect(coreOpen == open)
-        #expect(core.requests.count <= 2 * coreOpen + DispatchCore.compactionFloor)
+        #expect(core.requests.count <= (1 + DispatchCore.tombstonesPerKept) * coreOpen + DispatchCore.compactionFloor)
         // What grows with the run, in bytes per finished request.
         #expect(core.ended.count == sim.rides.count - coreOpen && core.directory.footprint == sim.rides.count)
         let kept = MemoryLayout<RideRecord>.stride * sim.rides.count
