@@ -36,6 +36,9 @@ public final class RandomStream {
     public let generatorSeed: UInt
 
     @usableFromInline let generator: UnsafeMutablePointer<gsl_rng>
+    /// The last `lognormal(mean:cv:)` parameters and their (mu, sigma): a stream draws from one or two such
+    /// distributions (a response time, a noise), so the logarithms are worked out once, not every draw.
+    @usableFromInline var lastLognormal: (mean: Double, cv: Double, mu: Double, sigma: Double) = (.nan, .nan, 0, 0)
 
     /// Creates the stream `name` of replication `replication` of a scenario seeded with `seed`.
     ///
@@ -134,8 +137,11 @@ public final class RandomStream {
     @inlinable
     public func lognormal(mean: Double, cv: Double) -> Double {
         precondition(mean > 0 && mean.isFinite && cv >= 0 && cv.isFinite, "lognormal needs mean > 0 and cv >= 0")
-        let (mu, sigma) = Self.lognormalParameters(mean: mean, cv: cv)
-        return gsl_ran_lognormal(generator, mu, sigma)
+        if mean != lastLognormal.mean || cv != lastLognormal.cv {
+            let (mu, sigma) = Self.lognormalParameters(mean: mean, cv: cv)
+            lastLognormal = (mean, cv, mu, sigma)
+        }
+        return gsl_ran_lognormal(generator, lastLognormal.mu, lastLognormal.sigma)
     }
 
     /// The (mu, sigma) of the lognormal whose mean is `mean` and coefficient of variation `cv`.
