@@ -3,15 +3,16 @@ import DispatchCore
 // MARK: - Applying the core's effects to the model
 
 extension CitySimulation {
-    func apply(_ effects: [Effect], of command: Command) {
+    /// Applies `effects[range]`, the effects of `command`.
+    func apply(_ range: Range<Int>, of command: Command) {
         let now = events.now
         justScheduledSettler = nil
         // Patience timers are parked or scheduled once the offer after them is known. A command issued
         // while these effects are applied (a shift's end) applies its own above this mark.
         let patienceMark = deferredPatience.count
         defer { if deferredPatience.count > patienceMark { settleDeferredPatience(from: patienceMark) } }
-        for effect in effects {
-            switch effect {
+        for i in range {
+            switch effects[i] {
             case .offer(let driver, let request, let expiresAt):
                 justScheduledSettler = nil
                 rides[request.rawValue].offers += 1

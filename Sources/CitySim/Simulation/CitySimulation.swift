@@ -44,7 +44,9 @@ public final class CitySimulation {
     /// Every request by id: its `rides.csv` row, and the draws and exclusions of the open ones.
     var rides = RideTable()
     var hourly: [HourSample] = []
-    /// The core's effects of the command being handed over, in a buffer reused from command to command.
+    /// The core's effects, appended command after command: a command's are `effects[mark..<end]` while
+    /// they are applied (a command issued meanwhile, such as a shift's end, appends its own after them).
+    /// Emptied only between events once long, so a command does not pay for emptying it.
     var effects: [Effect] = []
     /// The answer or pickup scheduled by the effect being applied, for the timer effect after it (`wake`).
     var justScheduledSettler: PendingSettler?
@@ -167,6 +169,7 @@ public final class CitySimulation {
     func step() throws -> Bool {
         guard let (time, event) = events.popNext(), time < horizon else { return false }
         eventCount += 1
+        if effects.count >= 4096 { effects.removeAll(keepingCapacity: true) }  // no command is applying them now
         try handle(event)
         if checksInvariants, eventCount % invariantCheckInterval == 0 {
             let problems = core.invariantViolations()
@@ -192,20 +195,15 @@ public final class CitySimulation {
 
     /// Hands a command to the core and applies its effects; the core's reason when it refuses.
     func attempt(_ command: Command) -> DispatchError? {
-        // The effects' buffer is moved out of `self` while they are applied (and moved back after), so
-        // handing it on costs no retain and release. A command issued while they are applied (a shift's
-        // end) finds an empty buffer here and fills its own.
-        var batch: [Effect] = []
-        swap(&batch, &effects)
-        defer { swap(&batch, &effects) }
-        batch.removeAll(keepingCapacity: true)
+        let mark = effects.count
         do throws(DispatchError) {
-            try core.handle(command, at: events.now, into: &batch)
+            try core.handle(command, at: events.now, into: &effects)  // leaves `effects` as it was when it throws
         } catch {
             return error
         }
-        tracer?.record(command, effects: batch, at: events.now, core: core)
-        apply(batch, of: command)
+        let end = effects.count
+        if let tracer { tracer.record(command, effects: Array(effects[mark..<end]), at: events.now, core: core) }
+        apply(mark..<end, of: command)
         return nil
     }
 
