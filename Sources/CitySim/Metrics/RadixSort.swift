@@ -21,6 +21,15 @@ enum RadixSort {
         return keys.map(value(of:))
     }
 
+    /// `values` in ascending order with their tags, equal values in their order (the sort is stable); nil
+    /// below `threshold` values or when a value is NaN or `-0.0` (the caller then sorts by comparison).
+    static func sorted(_ values: [Double], tags: [UInt32]) -> (values: [Double], tags: [UInt32])? {
+        guard values.count >= threshold, var keys = orderedKeys(values) else { return nil }
+        var tags = tags
+        sort(&keys, carrying: &tags)
+        return (keys.map(value(of:)), tags)
+    }
+
     /// Keys whose unsigned order is the values' order, or nil if a value is NaN or `-0.0`.
     private static func orderedKeys(_ values: [Double]) -> [UInt64]? {
         var keys = [UInt64](repeating: 0, count: values.count)
@@ -47,7 +56,14 @@ enum RadixSort {
 
     /// Stable LSD radix sort of `keys`, 11 bits a pass; one counting pass over the keys for all digits.
     private static func sort(_ keys: inout [UInt64]) {
+        var none: [UInt32] = []
+        sort(&keys, carrying: &none)
+    }
+
+    /// `sort(_:)` that moves `tags[i]` along with `keys[i]` (`tags` is empty or as long as `keys`).
+    private static func sort(_ keys: inout [UInt64], carrying tags: inout [UInt32]) {
         let n = keys.count
+        let carries = !tags.isEmpty
         var counts = [Int](repeating: 0, count: passes * buckets)
         counts.withUnsafeMutableBufferPointer { counts in
             keys.withUnsafeBufferPointer { keys in
@@ -59,6 +75,7 @@ enum RadixSort {
             }
         }
         var other = [UInt64](repeating: 0, count: n)
+        var otherTags = [UInt32](repeating: 0, count: carries ? n : 0)
         for pass in 0..<passes {
             let base = pass * buckets, shift = UInt64(pass * digitBits)
             // A digit shared by every key leaves the order as it is.
@@ -72,15 +89,21 @@ enum RadixSort {
             keys.withUnsafeBufferPointer { from in
                 other.withUnsafeMutableBufferPointer { to in
                     next.withUnsafeMutableBufferPointer { next in
-                        for key in from {
-                            let bucket = Int(truncatingIfNeeded: key >> shift) & (buckets - 1)
-                            to[next[bucket]] = key
-                            next[bucket] += 1
+                        tags.withUnsafeBufferPointer { fromTags in
+                            otherTags.withUnsafeMutableBufferPointer { toTags in
+                                for (i, key) in from.enumerated() {
+                                    let bucket = Int(truncatingIfNeeded: key >> shift) & (buckets - 1)
+                                    to[next[bucket]] = key
+                                    if carries { toTags[next[bucket]] = fromTags[i] }
+                                    next[bucket] += 1
+                                }
+                            }
                         }
                     }
                 }
             }
             swap(&keys, &other)
+            if carries { swap(&tags, &otherTags) }
         }
     }
 }

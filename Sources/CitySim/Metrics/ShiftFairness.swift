@@ -7,25 +7,35 @@
 /// and no shift cut by the warm-up or the horizon dilutes it. Each shift also summarises its zone queues'
 /// figures (`zoneQueues`, see `ZoneQueueFairnessBuilder`).
 enum ShiftFairnessBuilder {
-    static func figures(_ sim: CitySimulation, rides: RunResult.RideRows,
-                        zoneQueues: [RunSummary.ShiftZoneFairness]) -> [RunSummary.ShiftFairness] {
-        var accepted = Array(repeating: [(at: Double, fare: Double)](), count: sim.drivers.count)
-        for ride in rides where ride.outcome == "served" {
-            if let driver = ride.driver, let at = ride.acceptedAt { accepted[driver].append((at, ride.fare)) }
+    static func figures(_ sim: CitySimulation, zoneQueues: [RunSummary.ShiftZoneFairness]) -> [RunSummary.ShiftFairness] {
+        // Each driver's shift intervals wholly in the window, numbered one after the other; a ride counts
+        // in the interval of its driver in which it was accepted (fares added in request order).
+        var first = [Int](repeating: 0, count: sim.drivers.count + 1)
+        var intervals: [(start: Double, end: Double)] = []
+        for (d, driver) in sim.drivers.enumerated() {
+            first[d] = intervals.count
+            for interval in driver.shifts where interval.start >= sim.warmup && interval.end <= sim.horizon {
+                intervals.append(interval)
+            }
+        }
+        first[sim.drivers.count] = intervals.count
+        var rides = [Int](repeating: 0, count: intervals.count)
+        var fares = [Double](repeating: 0, count: intervals.count)
+        for ride in sim.rides.records where ride.outcome == .served {
+            guard let driver = ride.driver?.rawValue, let at = ride.acceptedAt else { continue }
+            for i in first[driver]..<first[driver + 1] where at >= intervals[i].start && at < intervals[i].end {
+                rides[i] += 1
+                fares[i] += ride.fare
+            }
         }
         let shifts = sim.scenario.fleet.shifts
         var rates = Array(repeating: [Double](), count: shifts.count)
         var earnings = Array(repeating: [Double](), count: shifts.count)
         for (d, driver) in sim.drivers.enumerated() {
-            for interval in driver.shifts where interval.start >= sim.warmup && interval.end <= sim.horizon {
-                let hours = (interval.end - interval.start) / 3600
-                var count = 0, fares = 0.0
-                for ride in accepted[d] where ride.at >= interval.start && ride.at < interval.end {
-                    count += 1
-                    fares += ride.fare
-                }
-                rates[driver.shift].append(Double(count) / hours)
-                earnings[driver.shift].append(fares / hours)
+            for i in first[d]..<first[d + 1] {
+                let hours = (intervals[i].end - intervals[i].start) / 3600
+                rates[driver.shift].append(Double(rides[i]) / hours)
+                earnings[driver.shift].append(fares[i] / hours)
             }
         }
         return shifts.indices.map { i in

@@ -4,14 +4,26 @@ import CGSL
 enum Statistics {
     /// Mean, p50, p90, p95, p99 and max of a sample; zeros for an empty one.
     static func distribution(_ values: [Double]) -> DistributionSummary {
-        guard !values.isEmpty else { return DistributionSummary() }
-        let sorted = RadixSort.sorted(values)
+        distribution(sorted: RadixSort.sorted(values))
+    }
+
+    /// `distribution(_:)` of a sample already in ascending order.
+    static func distribution(sorted: [Double]) -> DistributionSummary {
+        guard !sorted.isEmpty else { return DistributionSummary() }
         func quantile(_ q: Double) -> Double {
             sorted.withUnsafeBufferPointer { gsl_stats_quantile_from_sorted_data($0.baseAddress, 1, $0.count, q) }
         }
         let mean = sorted.withUnsafeBufferPointer { gsl_stats_mean($0.baseAddress, 1, $0.count) }
         return DistributionSummary(mean: mean, p50: quantile(0.5), p90: quantile(0.9), p95: quantile(0.95),
                                    p99: quantile(0.99), max: sorted.last!)
+    }
+
+    /// `values` in ascending order, each with its tag; equal values keep their order (a stable sort).
+    static func sortedWithTags(_ values: [Double], tags: [UInt32]) -> (values: [Double], tags: [UInt32]) {
+        precondition(values.count == tags.count, "one tag per value")
+        if let sorted = RadixSort.sorted(values, tags: tags) { return sorted }
+        let order = values.indices.sorted { (values[$0], $0) < (values[$1], $1) }
+        return (order.map { values[$0] }, order.map { tags[$0] })
     }
 
     /// Jain's fairness index (Σx)² / (n Σx²): 1 when all equal, 1/n when one has everything.
