@@ -8,7 +8,7 @@
 /// time per spot and stops walking a spot as soon as it has what it needs, so a
 /// pile of thousands of taxis costs what one taxi costs.
 ///
-/// The cells halve while the taxis outnumber them 8 to 1 (`refine`), so a dense
+/// The cells halve while the taxis outnumber them 4 to 1 (`refine`), so a dense
 /// fleet is searched in a few taxis per cell whatever the zones' size.
 ///
 /// Invariant: each indexed slot is in exactly one spot, in the cell containing
@@ -24,8 +24,10 @@ struct AvailableTaxiIndex: Equatable, Codable {
     private(set) var columns: Int
     private(set) var rows: Int
     private let width: Double, height: Double
-    /// Taxis per cell, on average, beyond which the cells are halved.
-    static let crowding = 8
+    /// Taxis per cell, on average, beyond which the cells are halved. (8 before: city-scale's taxis gather
+    /// in its centre, so its 1 km cells held a hundred spots each and a closest-taxi search from an empty
+    /// zone read ~1,000 of them; 4 gives it 250 m cells, 30 % fewer instructions in those searches.)
+    static let crowding = 4
     /// Cells are not halved below this side, metres.
     static let finestCellSide = 125.0
     private(set) var cells: [[Member]]
