@@ -23,7 +23,7 @@ objcopy --strip-debug "$BIN" "$W/BenchGate"
 valgrind --tool=callgrind --collect-atstart=no --toggle-collect='citysim_gate_measured_*' \
   --callgrind-out-file="$W/callgrind.out" "$W/BenchGate" scenario "$SCENARIO" "$@" 2>"$W/valgrind.log" \
   || { tail -5 "$W/valgrind.log" >&2; exit 2; }
-callgrind_annotate --inclusive=yes "$W/callgrind.out" 2>/dev/null | awk '
+callgrind_annotate --inclusive=yes --threshold=100 "$W/callgrind.out" 2>/dev/null | awk '
 /PROGRAM TOTALS/ { gsub(",", "", $1); total = $1 }
 /A10SimulationC5beginyyKF/ { gsub(",", "", $1); setup = $1 }
 /RunResultV10simulation11wallSeconds9alongside/ { gsub(",", "", $1); if ($1 > summary) summary = $1 }
