@@ -8,16 +8,22 @@
 #   Scripts/http-floor.sh h1-500 BIN --h1 -c 500 --rps 10 -D 20         # HTTP/1.1, 500 connections at 5,000/s
 #   Scripts/http-floor.sh h1-pipelined BIN --h1 -c 50 -m 10 --rps 100 -D 20   # 10 requests in flight per connection
 #   ROUTE=/openapi.json Scripts/http-floor.sh doc BIN --h1 -c 50 --rps 20 -D 10
+#   PLAIN=1 Scripts/http-floor.sh raw-nio Benchmarks/http-floor/.build/release/raw-nio --h1 -c 500 --rps 10 -D 20
+# PLAIN=1: BIN is another server (Benchmarks/http-floor's), started as `BIN PORT`, measured the same way.
 # Extra environment (e.g. CITYSIM_* config keys) passes on to the server.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 LABEL=$1; BIN=$2; shift 2
 command -v h2load >/dev/null || { echo "http-floor.sh: h2load not found (apt-get install nghttp2-client)" >&2; exit 2; }
 PORT=${PORT:-18411}; W=$(mktemp -d)
-"$BIN" serve --config Service/service-load.yaml --database "$W/service.sqlite" --port "$PORT" --clock-speed 1 >"$W/serve.log" 2>&1 &
+if [ -n "${PLAIN:-}" ]; then
+  "$BIN" "$PORT" >"$W/serve.log" 2>&1 &
+else
+  "$BIN" serve --config Service/service-load.yaml --database "$W/service.sqlite" --port "$PORT" --clock-speed 1 >"$W/serve.log" 2>&1 &
+fi
 S=$!
-trap 'kill $S 2>/dev/null; rm -rf "$W"' EXIT
-for _ in $(seq 1 200); do curl -sf "http://127.0.0.1:$PORT/health" >/dev/null 2>&1 && break; sleep 0.1; done
+trap 'kill $S 2>/dev/null; wait $S 2>/dev/null; rm -rf "$W"' EXIT
+for _ in $(seq 1 200); do curl -sf "http://127.0.0.1:$PORT/health/live" >/dev/null 2>&1 && break; sleep 0.1; done
 cpu() { awk '{ print $14 + $15 }' "/proc/$S/stat"; }
 C0=$(cpu)
 h2load "$@" "http://127.0.0.1:$PORT${ROUTE:-/health/live}" >"$W/h2load.txt" 2>&1
