@@ -11,7 +11,7 @@
 #      byte for byte.
 # Prints PASS or FAIL lines and exits non-zero on any failure; stops every daemon it started.
 #
-#   Scripts/slurm-sweep.sh                                   # debug build, a small experiment (~2 min)
+#   Scripts/slurm-sweep.sh                                   # debug build, a small experiment (~20 s)
 #   CITYSIM=.build/release/citysim EXPERIMENT=Scenarios/experiments/zone-size.yaml SHARDS=4 Scripts/slurm-sweep.sh
 #   KEEP=1 Scripts/slurm-sweep.sh                            # keep the work folder (logs, state) afterwards
 #
@@ -179,6 +179,10 @@ else
   else
     fail "early merge exited $status: $(cat "$WORK/early-merge.err")"
   fi
+  # Slurm holds a requeued job back for about two minutes (its begin time moves ahead). Waiting them out
+  # shows nothing more here, so the task may start again at once; a real cluster keeps the delay.
+  scontrol update JobId="${ARRAY}_$VICTIM" StartTime=now >/dev/null 2>&1 \
+    || say "could not move task ${ARRAY}_$VICTIM's begin time; waiting for Slurm's requeue delay"
 fi
 
 # --- wait for the merge job -----------------------------------------------------------------------
