@@ -180,9 +180,18 @@ else
     fail "early merge exited $status: $(cat "$WORK/early-merge.err")"
   fi
   # Slurm holds a requeued job back for about two minutes (its begin time moves ahead). Waiting them out
-  # shows nothing more here, so the task may start again at once; a real cluster keeps the delay.
-  scontrol update JobId="${ARRAY}_$VICTIM" StartTime=now >/dev/null 2>&1 \
-    || say "could not move task ${ARRAY}_$VICTIM's begin time; waiting for Slurm's requeue delay"
+  # shows nothing more here, so the task may start again at once; a real cluster keeps the delay. The
+  # requeue completes asynchronously and sets the begin time when it does, so the begin time is moved
+  # only once the task is pending for it (an earlier update is overwritten).
+  for _ in $(seq 1 100); do
+    reason=$(squeue -h -j "${ARRAY}_$VICTIM" -o '%T %r' 2>/dev/null)
+    case "$reason" in
+      "PENDING BeginTime") scontrol update JobId="${ARRAY}_$VICTIM" StartTime=now >/dev/null 2>&1 ;;
+      RUNNING*|COMPLETED*|"") break ;;
+    esac
+    sleep 0.2
+  done
+  [ "$reason" = "PENDING BeginTime" ] && say "task ${ARRAY}_$VICTIM still held back; waiting for Slurm's requeue delay"
 fi
 
 # --- wait for the merge job -----------------------------------------------------------------------
