@@ -177,6 +177,12 @@ public struct AccountService: Sendable {
         return identity
     }
 
+    /// The identity behind a bearer token already verified and cached (`VerifiedTokens`), without the store:
+    /// nil when the token is not in the cache (the caller then takes the full path, `authenticate`).
+    func cachedIdentity(token: String) -> Identity? {
+        verified.identity(for: Self.sha256(token), now: clock.now())
+    }
+
     public func logout(_ identity: Identity) async throws {
         try await store.deleteToken(hash: identity.tokenHash)
         verified.remove(hash: identity.tokenHash)
