@@ -105,6 +105,19 @@ public struct DispatchServiceApp: Sendable {
                     tracesRequests: tracing != nil)
     }
 
+    /// HTTP/1.1, with `RideFastPath` in front of the router unless the config turns it off or tracing is on.
+    func httpServer() -> HTTPServerBuilder {
+        guard config.rideFastPath ?? true, tracing == nil else { return .http1() }
+        let service = RideFastPath.Service(
+            host: host, accounts: accounts, metrics: metrics, logger: logger,
+            requestLogLevel: (config.log ?? LogSettings()).requestLevel, serverName: Self.serverName,
+            maximumBody: ServiceRequestContext.maximumUpload)
+        return .http1(configuration: .init(additionalChannelHandlers: [RideFastPath(service)]))
+    }
+
+    /// The `Server` header of every answer.
+    static let serverName = "citysim"
+
     /// Serves HTTP until SIGTERM or SIGINT, then shuts down gracefully (see `serviceGroup`) and flushes the log.
     public func run(shutdownGrace: Duration = .seconds(30)) async throws {
         defer { LogSettings.flush() }
@@ -124,18 +137,10 @@ public struct DispatchServiceApp: Sendable {
     ///   - onListening: told the port once the server listens.
     func serviceGroup(shutdownGrace: Duration = .seconds(30), signals: [UnixSignal] = [.sigterm, .sigint],
                       port: Int? = nil, onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> ServiceGroup {
-        // PROTOTYPE (issue 15): CITYSIM_FAST_RIDES=1 answers POST /v1/rides's happy path in front of the router
-        // (`RideFastPath`), to measure the CPU it saves. Not with tracing: its spans come from the router's middleware.
-        let fastRides = ProcessInfo.processInfo.environment["CITYSIM_FAST_RIDES"] == "1" && tracing == nil
-        let host = host, accounts = accounts, metrics = metrics
-        let server: HTTPServerBuilder = fastRides
-            ? .http1(configuration: .init(additionalChannelHandlers: [
-                RideFastPath(host: host, accounts: accounts, metrics: metrics, serverName: "citysim")]))
-            : .http1()
         let app = Application(
             router: router(),
-            server: server,
-            configuration: .init(address: .hostname(config.host, port: port ?? config.port), serverName: "citysim"),
+            server: httpServer(),
+            configuration: .init(address: .hostname(config.host, port: port ?? config.port), serverName: Self.serverName),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger)
         var services: [any Service] = []

@@ -88,6 +88,11 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
     /// Where tracing spans are exported (OTLP/HTTP JSON) and how; nil, or no endpoint = no tracer.
     public var tracing: TracingSettings?
 
+    /// Whether `POST /v1/rides`'s common case is answered in front of the router (`RideFastPath`), with the same
+    /// answers, logs and metrics for about a fifth less server CPU per ride. Default true; it is off while
+    /// tracing is on, as the request spans come from the router's middleware.
+    public var rideFastPath: Bool?
+
     /// The default of `archive_after_s`.
     public static let defaultArchiveAfter = 600.0
 
@@ -183,7 +188,7 @@ public struct ServiceConfig: Codable, Sendable, Equatable {
         case tokenLifetimeS = "token_lifetime_s", bcryptCost = "bcrypt_cost"
         case clockSpeed = "clock_speed", loginBurstPerAddress = "login_burst_per_address", planner, log
         case archiveAfterS = "archive_after_s", archiveRetainDays = "archive_retain_days", checkpoint
-        case commitDelayMs = "commit_delay_ms", tracing
+        case commitDelayMs = "commit_delay_ms", tracing, rideFastPath = "ride_fast_path"
     }
 }
 

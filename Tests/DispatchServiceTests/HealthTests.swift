@@ -79,6 +79,8 @@ import Testing
         let stream = Task { try await streamClient.get("/v1/events", headers: auth) }
         while await fixture.host.subscriberCount() == 0 { try await Task.sleep(for: .milliseconds(10)) }
 
+        // The stream verified the token, so the ride below is answered by `RideFastPath`: the quiesce event must
+        // wait for its answer there too.
         store.appendDelay.withLock { $0 = .milliseconds(800) }
         let rideClient = TestClient(host: "127.0.0.1", port: port)
         rideClient.connect()

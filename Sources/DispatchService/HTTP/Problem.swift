@@ -39,13 +39,19 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         Document(type: "urn:citysim:problem:\(code)", title: code, status: status.code, detail: detail, field: field)
     }
 
+    /// The document's JSON, keys sorted: the body of every problem answer (the router's and `RideFastPath`'s).
+    var json: Data {
+        get throws {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            return try encoder.encode(document)
+        }
+    }
+
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
         var headers = self.headers
         headers[.contentType] = "application/problem+json"
-        return Response(status: status, headers: headers,
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(document))))
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try json)))
     }
 
     static let unauthenticated = Problem(.unauthorized, "unauthenticated", detail: "a valid bearer token is required",

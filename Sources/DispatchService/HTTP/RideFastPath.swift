@@ -1,23 +1,31 @@
 import DispatchCore
 import Foundation
-import Logging
+import Hummingbird
 import HTTPTypes
+import Logging
 import NIOCore
 import NIOHTTPTypes
 
-/// PROTOTYPE, for measurement (issue 15, `Results/service/README.md`): answers the happy path of
-/// `POST /v1/rides` on the connection's event loop, in front of Hummingbird's request path, and hands every
-/// other request down the pipeline to the router unchanged.
+/// Answers the common case of `POST /v1/rides` on the connection's event loop, in front of Hummingbird's
+/// request path, and hands every other request down the pipeline to the router unchanged (issue 15: the
+/// router's per-request machinery was half of a ride's server CPU, `Results/service/README.md`).
 ///
-/// The happy path is:
-/// - a bearer token already in the verified-token cache, for a customer;
-/// - a body `RideRequestReader` reads.
+/// The common case is:
+/// - the exact path `/v1/rides`, and a bearer token already in the verified-token cache, for a customer;
+/// - a body of at most `ServiceRequestContext`'s upload limit that `RideRequestReader` reads.
 ///
-/// The host's answer is then written here: the ride as 201, or the same problem the router would give.
+/// Anything else (another route, an unverified token, a body only `JSONDecoder` reads, a body too large) goes
+/// to the router, which answers it as it always did. For the common case this handler does what the router's
+/// middleware and `RideController.request` do: the request log line, the host's answer as the same 201 body or
+/// the same problem document (with its headers), the 5xx error log line and the request metrics.
 ///
-/// Invariant: answers leave a connection in the order of its requests. A request is taken here only while no
-/// request handed to the router is unanswered; parts that arrive while an answer here is pending are held and
-/// replayed after it.
+/// Invariants:
+/// - Answers leave a connection in the order of its requests. A request is taken here only while no request
+///   handed to the router is unanswered; parts that arrive while an answer here is pending are held and
+///   replayed after it.
+/// - Graceful shutdown: Hummingbird's connection handler, behind this one, closes a connection on the quiesce
+///   event once the requests *it* saw are answered. So the event is held while a request is taken here, and
+///   passed on once its answer is written; after it, every request goes to the router.
 final class RideFastPath: ChannelDuplexHandler, RemovableChannelHandler, @unchecked Sendable {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -31,31 +39,35 @@ final class RideFastPath: ChannelDuplexHandler, RemovableChannelHandler, @unchec
         case forwarding
     }
 
-    private let host: DispatchHost
-    private let accounts: AccountService
-    private let metrics: ServiceMetrics
-    private let serverName: String
-    private let maximumBody = 1 << 16
+    /// What the handler needs of the service; one per server, shared by the connections' handlers.
+    struct Service: Sendable {
+        var host: DispatchHost
+        var accounts: AccountService
+        var metrics: ServiceMetrics
+        var logger: Logger
+        var requestLogLevel: Logger.Level
+        var serverName: String
+        var maximumBody: Int
+    }
+
+    private let service: Service
+    // Event-loop state: touched only on the channel's event loop.
     private var state = State.idle
     /// Requests handed to the router whose answer's end has not been written yet.
     private var routerOpen = 0
     /// Parts that arrived while an answer here was pending.
     private var held: [HTTPRequestPart] = []
-    /// The `Date` header's text and the second it names, formatted once a second.
-    private var dateSecond = -1, dateText = ""
-    private static let dateFormat: DateFormatter = {
-        let format = DateFormatter()
-        format.locale = Locale(identifier: "en_US_POSIX")
-        format.timeZone = TimeZone(identifier: "GMT")
-        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return format
-    }()
+    /// Graceful shutdown has begun: take nothing more here.
+    private var quiescing = false
+    /// The quiesce event, held until the request taken here is answered or handed over.
+    private var heldQuiesce: ChannelShouldQuiesceEvent?
+    private var date = HTTPDateHeader()
+    /// Parts passed on to the router since the last `channelReadComplete`: NIO's async channel, behind this
+    /// handler, delivers what it has read only on that event, so held parts replayed later need one of their own.
+    private var unflushedReads = false
 
-    init(host: DispatchHost, accounts: AccountService, metrics: ServiceMetrics, serverName: String) {
-        self.host = host
-        self.accounts = accounts
-        self.metrics = metrics
-        self.serverName = serverName
+    init(_ service: Service) {
+        self.service = service
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -64,21 +76,38 @@ final class RideFastPath: ChannelDuplexHandler, RemovableChannelHandler, @unchec
         take(part, context)
     }
 
+    func channelReadComplete(context: ChannelHandlerContext) {
+        unflushedReads = false
+        context.fireChannelReadComplete()
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) { routerOpen -= 1 }
         context.write(data, promise: promise)
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard let quiesce = event as? ChannelShouldQuiesceEvent else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        quiescing = true
+        switch state {
+        case .collecting, .answering: heldQuiesce = quiesce
+        case .idle, .forwarding: context.fireUserInboundEventTriggered(quiesce)
+        }
+    }
+
     private func take(_ part: HTTPRequestPart, _ context: ChannelHandlerContext) {
         switch (state, part) {
         case (.idle, .head(let head)):
-            if routerOpen == 0, let customer = fastCustomer(head) {
+            if routerOpen == 0, !quiescing, let customer = fastCustomer(head) {
                 state = .collecting(head, customer, context.channel.allocator.buffer(capacity: 256))
             } else {
                 forward(.head(head), context)
             }
         case (.collecting(let head, let customer, var body), .body(var chunk)):
-            guard body.readableBytes + chunk.readableBytes <= maximumBody else {
+            guard body.readableBytes + chunk.readableBytes <= service.maximumBody else {
                 handOver(head, body, then: .body(chunk), context)
                 return
             }
@@ -93,7 +122,7 @@ final class RideFastPath: ChannelDuplexHandler, RemovableChannelHandler, @unchec
             answer(head, customer, request, context)
         case (.forwarding, _):
             if case .end = part { state = .idle }
-            context.fireChannelRead(wrapInboundOut(part))
+            pass(part, context)
         default:
             forward(part, context)
         }
@@ -105,6 +134,11 @@ final class RideFastPath: ChannelDuplexHandler, RemovableChannelHandler, @unchec
             routerOpen += 1
             state = .forwarding
         }
+        pass(part, context)
+    }
+
+    private func pass(_ part: HTTPRequestPart, _ context: ChannelHandlerContext) {
+        unflushedReads = true
         context.fireChannelRead(wrapInboundOut(part))
     }
 
@@ -112,32 +146,39 @@ final class RideFastPath: ChannelDuplexHandler, RemovableChannelHandler, @unchec
     private func handOver(_ head: HTTPRequest, _ body: ByteBuffer, then next: HTTPRequestPart,
                           _ context: ChannelHandlerContext) {
         forward(.head(head), context)
-        if body.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(.body(body))) }
+        if body.readableBytes > 0 { pass(.body(body), context) }
+        releaseQuiesce(context)
         take(next, context)
     }
 
-    private func httpDate() -> String {
-        let now = Date().timeIntervalSince1970, second = Int(now)
-        if second != dateSecond {
-            dateSecond = second
-            dateText = Self.dateFormat.string(from: Date(timeIntervalSince1970: Double(second)))
-        }
-        return dateText
+    /// Passes on a held quiesce event: Hummingbird's handler then closes once the router's requests are answered.
+    private func releaseQuiesce(_ context: ChannelHandlerContext) {
+        guard let quiesce = heldQuiesce else { return }
+        heldQuiesce = nil
+        context.fireUserInboundEventTriggered(quiesce)
     }
 
     /// The customer behind a cached bearer token, when `head` is `POST /v1/rides`.
     private func fastCustomer(_ head: HTTPRequest) -> CustomerID? {
         guard head.method == .post, head.path == "/v1/rides",
               let header = head.headerFields[.authorization], header.hasPrefix("Bearer "),
-              let identity = accounts.cachedIdentity(token: String(header.dropFirst(7))),
+              let identity = service.accounts.cachedIdentity(token: String(header.dropFirst(7))),
               identity.role == .customer else { return nil }
         return CustomerID(identity.accountID)
     }
 
     private func answer(_ head: HTTPRequest, _ customer: CustomerID, _ request: RideController.RideRequest,
                         _ context: ChannelHandlerContext) {
+        let logger = {  // as Hummingbird's request context's logger
+            var logger = service.logger
+            logger[metadataKey: "hb.request.id"] = .stringConvertible(RequestID())
+            return logger
+        }()
+        logger.log(level: service.requestLogLevel, "Request",
+                   metadata: ["hb.request.path": "/v1/rides", "hb.request.method": "POST"])
+        let closes = head.headerFields[.connection] == "close"  // as Hummingbird: the connection's last request
         let loop = context.eventLoop, bound = NIOLoopBound(context, eventLoop: loop)
-        let host = host, started = ContinuousClock.now
+        let host = service.host, started = ContinuousClock.now
         let origin = request.origin, destination = request.destination, patience = request.patienceS ?? 0
         Task {
             let result: Result<RideSnapshot, any Error>
@@ -149,38 +190,71 @@ final class RideFastPath: ChannelDuplexHandler, RemovableChannelHandler, @unchec
             } catch {
                 result = .failure(error)
             }
-            loop.execute { self.finish(head, result, started, bound.value) }
+            loop.execute { self.finish(result, started, logger, closes: closes, bound.value) }
         }
     }
 
-    private func finish(_ head: HTTPRequest, _ result: Result<RideSnapshot, any Error>,
-                        _ started: ContinuousClock.Instant, _ context: ChannelHandlerContext) {
-        let status: HTTPResponse.Status, text: String, type: String
+    /// Writes the answer (as `RideController.request` and `ProblemMiddleware` would), then takes the held parts.
+    private func finish(_ result: Result<RideSnapshot, any Error>, _ started: ContinuousClock.Instant,
+                        _ logger: Logger, closes: Bool, _ context: ChannelHandlerContext) {
+        let status: HTTPResponse.Status, body: ByteBuffer
+        var fields = HTTPFields()
         switch result.flatMap({ ride in Result { try RideBody(ride).json() } }) {
         case .success(let json):
-            (status, text, type) = (.created, json, "application/json; charset=utf-8")
+            (status, body) = (.created, context.channel.allocator.buffer(string: json))
+            fields[.contentType] = "application/json; charset=utf-8"
         case .failure(let error):
             let problem = Problem(from: error)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            let json = (try? encoder.encode(problem.document)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-            (status, text, type) = (problem.status, json, "application/problem+json")
+            if problem.status.code >= 500 { logger.error("POST /v1/rides: \(error)") }
+            (status, body) = (problem.status, context.channel.allocator.buffer(bytes: (try? problem.json) ?? Data("{}".utf8)))
+            fields = problem.headers
+            fields[.contentType] = "application/problem+json"
         }
-        let body = context.channel.allocator.buffer(string: text)
-        var fields = HTTPFields()
-        fields[.contentType] = type
         fields[.contentLength] = String(body.readableBytes)
-        fields[.date] = httpDate()
-        fields[.server] = serverName
+        fields[.date] = date.text()
+        fields[.server] = service.serverName
         context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: fields))), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        metrics.recordRequest(route: "/v1/rides", method: "POST", status: status.code,
-                              duration: ContinuousClock.now - started)
+        service.metrics.recordRequest(route: "/v1/rides", method: "POST", status: status.code,
+                                      duration: ContinuousClock.now - started)
         state = .idle
+        defer {
+            if unflushedReads {
+                unflushedReads = false
+                context.fireChannelReadComplete()
+            }
+        }
+        if closes {
+            held.removeAll()
+            context.close(promise: nil)
+            return
+        }
         while !held.isEmpty {
-            if case .answering = state { return }
+            if case .answering = state { return }  // a held request taken here: its answer goes on
             take(held.removeFirst(), context)
         }
+        releaseQuiesce(context)  // held only while quiescing, when no request is taken here any more
+    }
+}
+
+/// The `Date` header's text (RFC 9110's IMF-fixdate), formatted once a second.
+struct HTTPDateHeader {
+    private var second = -1, formatted = ""
+    private static let format: DateFormatter = {
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "GMT")
+        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return format
+    }()
+
+    mutating func text(now: Date = Date()) -> String {
+        let current = Int(now.timeIntervalSince1970)
+        if current != second {
+            second = current
+            formatted = Self.format.string(from: Date(timeIntervalSince1970: Double(current)))
+        }
+        return formatted
     }
 }

@@ -17,7 +17,8 @@ public struct ServiceRequestContext: RequestContext {
     }
 
     /// Request bodies above 16 KiB are refused with 413 (the largest legitimate body is well under 1 KiB).
-    public var maxUploadSize: Int { 16 * 1024 }
+    public var maxUploadSize: Int { Self.maximumUpload }
+    static let maximumUpload = 16 * 1024
 
     /// One decoder for all requests: Hummingbird asks for it per request, and building
     /// one (with its options storage) each time was measurable. Nothing mutates it after

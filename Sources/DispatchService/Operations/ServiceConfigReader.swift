@@ -35,7 +35,7 @@ struct ServiceConfigReader {
         "token_lifetime_s": .value, "bcrypt_cost": .value,
         "planner": .mapping(["gtfs": .value, "origin": .mapping(["lat": .value, "lon": .value]), "transfer_s": .value]),
         "clock_speed": .value, "login_burst_per_address": .value, "archive_after_s": .value,
-        "archive_retain_days": .value, "commit_delay_ms": .value,
+        "archive_retain_days": .value, "commit_delay_ms": .value, "ride_fast_path": .value,
         "log": .mapping(["level": .value, "format": .value, "requests": .value]),
         "checkpoint": .mapping(["every_commands": .value, "every_s": .value]),
         "tracing": .mapping(["otlp_endpoint": .value, "service_name": .value, "batch_size": .value,
@@ -236,6 +236,7 @@ struct ServiceConfigReader {
         case "level": "one of \(LogSettings.Level.allCases.map(\.rawValue).joined(separator: ", "))"
         case "requests": "a log level (\(LogSettings.Level.allCases.map(\.rawValue).joined(separator: ", ")))"
         case "format": "text or json"
+        case "ride_fast_path": "true or false"
         case "otlp_compression": "gzip or none"
         case "sampler": "one of \(TraceSampler.Name.allCases.map(\.rawValue).joined(separator: ", "))"
         case "otlp_headers", "otlp_traces_headers": "a header list key1=value1,key2=value2 (values %-encoded)"
