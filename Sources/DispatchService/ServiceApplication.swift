@@ -106,10 +106,11 @@ public struct DispatchServiceApp: Sendable {
     }
 
     /// HTTP/1.1, with `RideFastPath` in front of the router unless the config turns it off or tracing is on.
-    func httpServer() -> HTTPServerBuilder {
+    /// - Parameter logger: where `RideFastPath` logs (the application's logger: the router's requests log there too).
+    func httpServer(logger: Logger? = nil) -> HTTPServerBuilder {
         guard config.rideFastPath ?? true, tracing == nil else { return .http1() }
         let service = RideFastPath.Service(
-            host: host, accounts: accounts, metrics: metrics, logger: logger,
+            host: host, accounts: accounts, metrics: metrics, logger: logger ?? self.logger,
             requestLogLevel: (config.log ?? LogSettings()).requestLevel, serverName: Self.serverName,
             maximumBody: ServiceRequestContext.maximumUpload)
         return .http1(configuration: .init(additionalChannelHandlers: [RideFastPath(service)]))

@@ -1,6 +1,8 @@
 import DispatchCore
 import Foundation
 import Hummingbird
+import Logging
+import NIOConcurrencyHelpers
 import HummingbirdTesting
 import NIOCore
 import NIOPosix
@@ -128,6 +130,37 @@ import Testing
         }
     }
 
+    /// Each ride request is logged as the router's `LogRequestsMiddleware` logs it: the same level, message and
+    /// metadata keys, a request id of its own each time.
+    @Test func aRideRequestIsLoggedAsTheRouterLogsIt() async throws {
+        func logged(fastPath: Bool) async throws -> [LogRecords.Record] {
+            let records = LogRecords()
+            let fixture = try await ServiceFixture {
+                $0.rideFastPath = fastPath
+                $0.log = LogSettings(level: .info, requests: .notice)
+            }
+            var logger = Logger(label: "test") { _ in records }
+            logger.logLevel = .info
+            let app = Application(router: fixture.service.router(), server: fixture.service.httpServer(logger: logger),
+                                  configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
+            try await app.test(.live) { client in
+                let (_, token) = try await client.customer("ana@example.com")
+                _ = try await client.call(.get, "/v1/rides", token: token)  // the token is now cached
+                records.removeAll()
+                for _ in 0..<2 { _ = try await client.call(.post, "/v1/rides", token: token, json: rideJSON) }
+            }
+            return records.all.filter { $0.message == "Request" }
+        }
+        let router = try await logged(fastPath: false), fast = try await logged(fastPath: true)
+        #expect(router.count == 2 && fast.count == 2)
+        for (expected, got) in zip(router, fast) {
+            #expect(got.level == expected.level && got.level == .notice)
+            #expect(got.metadata.filter { $0.key != "hb.request.id" } == expected.metadata.filter { $0.key != "hb.request.id" })
+            #expect(Set(got.metadata.keys) == ["hb.request.path", "hb.request.method", "hb.request.id"], "\(got.metadata)")
+        }
+        #expect(fast.first?.metadata["hb.request.id"] != fast.last?.metadata["hb.request.id"])
+    }
+
     /// `ride_fast_path` (default true) is read from the config or `CITYSIM_RIDE_FAST_PATH`, and only as a boolean.
     @Test func theFastPathIsOnUnlessTheConfigOrItsVariableTurnsItOff() throws {
         let folder = try TemporaryFolder()
@@ -156,4 +189,31 @@ import Testing
         }
         return received.components(separatedBy: "HTTP/1.1 ").dropFirst().map { answer in (Int(answer.prefix(3)) ?? 0, answer) }
     }
+}
+
+/// A log handler that keeps what it is given; its copies keep their own metadata and share the records.
+struct LogRecords: LogHandler {
+    struct Record {
+        var level: Logger.Level
+        var message: String
+        var metadata: [String: String]
+    }
+
+    private let records = NIOLockedValueBox<[Record]>([])
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var all = metadata.mapValues(\.description)
+        for (key, value) in event.metadata ?? [:] { all[key] = value.description }
+        records.withLockedValue { $0.append(Record(level: event.level, message: "\(event.message)", metadata: all)) }
+    }
+
+    var all: [Record] { records.withLockedValue { $0 } }
+    func removeAll() { records.withLockedValue { $0.removeAll() } }
 }

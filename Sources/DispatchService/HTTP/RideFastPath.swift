@@ -48,6 +48,13 @@ final class RideFastPath: ChannelDuplexHandler, RemovableChannelHandler, @unchec
         var requestLogLevel: Logger.Level
         var serverName: String
         var maximumBody: Int
+
+        /// A request's logger: the service's, with a request id as Hummingbird's request context gives.
+        func requestLogger() -> Logger {
+            var logger = logger
+            logger[metadataKey: "hb.request.id"] = .stringConvertible(RequestID())
+            return logger
+        }
     }
 
     private let service: Service
@@ -169,13 +176,14 @@ final class RideFastPath: ChannelDuplexHandler, RemovableChannelHandler, @unchec
 
     private func answer(_ head: HTTPRequest, _ customer: CustomerID, _ request: RideController.RideRequest,
                         _ context: ChannelHandlerContext) {
-        let logger = {  // as Hummingbird's request context's logger
-            var logger = service.logger
-            logger[metadataKey: "hb.request.id"] = .stringConvertible(RequestID())
-            return logger
-        }()
-        logger.log(level: service.requestLogLevel, "Request",
-                   metadata: ["hb.request.path": "/v1/rides", "hb.request.method": "POST"])
+        // The request's logger, as Hummingbird's request context's, made only when the request line is written
+        // (at the default levels it is not: a logger with metadata costs an allocation per ride).
+        var logger: Logger?
+        if service.logger.logLevel <= service.requestLogLevel {
+            logger = service.requestLogger()
+            logger?.log(level: service.requestLogLevel, "Request",
+                        metadata: ["hb.request.path": "/v1/rides", "hb.request.method": "POST"])
+        }
         let closes = head.headerFields[.connection] == "close"  // as Hummingbird: the connection's last request
         let loop = context.eventLoop, bound = NIOLoopBound(context, eventLoop: loop)
         let host = service.host, started = ContinuousClock.now
@@ -190,13 +198,13 @@ final class RideFastPath: ChannelDuplexHandler, RemovableChannelHandler, @unchec
             } catch {
                 result = .failure(error)
             }
-            loop.execute { self.finish(result, started, logger, closes: closes, bound.value) }
+            loop.execute { [logger] in self.finish(result, started, logger, closes: closes, bound.value) }
         }
     }
 
     /// Writes the answer (as `RideController.request` and `ProblemMiddleware` would), then takes the held parts.
     private func finish(_ result: Result<RideSnapshot, any Error>, _ started: ContinuousClock.Instant,
-                        _ logger: Logger, closes: Bool, _ context: ChannelHandlerContext) {
+                        _ logger: Logger?, closes: Bool, _ context: ChannelHandlerContext) {
         let status: HTTPResponse.Status, body: ByteBuffer
         var fields = HTTPFields()
         switch result.flatMap({ ride in Result { try RideBody(ride).json() } }) {
@@ -205,7 +213,7 @@ final class RideFastPath: ChannelDuplexHandler, RemovableChannelHandler, @unchec
             fields[.contentType] = "application/json; charset=utf-8"
         case .failure(let error):
             let problem = Problem(from: error)
-            if problem.status.code >= 500 { logger.error("POST /v1/rides: \(error)") }
+            if problem.status.code >= 500 { (logger ?? service.requestLogger()).error("POST /v1/rides: \(error)") }
             (status, body) = (problem.status, context.channel.allocator.buffer(bytes: (try? problem.json) ?? Data("{}".utf8)))
             fields = problem.headers
             fields[.contentType] = "application/problem+json"
