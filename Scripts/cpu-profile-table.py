@@ -4,8 +4,11 @@
 usage: perf script -i X.data | swift demangle | Scripts/cpu-profile-table.py US_PER_RIDE   (Scripts/cpu-profile.sh runs it)
 Each sample goes to the first category (in the order below) one of whose patterns occurs in any
 frame of its stack; a second table is by the leaf frame (self time): kernel, malloc/free,
-retain/release, Swift concurrency runtime, everything else.
+retain/release, Swift concurrency runtime, everything else. A frame is matched by its function's name
+and its library, not by its parameter and generic argument types: `f(_: DispatchCore.CustomerID)` is not
+the dispatch core (session 19's caveat, fixed in session 20).
 """
+import re
 import sys
 from collections import Counter
 
@@ -22,6 +25,7 @@ CATS = [
     ("host actor (execute, ledger, timers, persist)", ["DispatchHost"]),
     ("tracing spans", ["Tracing.", "withSpan"]),
     ("socket write (NIO flush + kernel TCP send)", ["flushNow", "sock_write_iter", "tcp_sendmsg", "writev", "PendingStreamWrites"]),
+    ("lean ride path's own work (RideFastPath: parts, task, answer)", ["RideFastPath"]),
     ("socket read (NIO read + HTTP parse)", ["readFromSocket", "sock_read_iter", "tcp_recvmsg", "HTTPDecoder", "http_parser", "c_nio_llhttp", "ByteToMessageHandler"]),
     ("epoll_wait / event loop wake-ups (eventfd)", ["epoll_wait", "Epoll", "whenReady", "eventfd", "EventLoop.wakeup", "_wakeupSelector"]),
     ("Hummingbird routing, middleware chain, response writing", ["Hummingbird", "NIOAsyncChannel", "NIOAsyncWriter", "NIOHTTPTypes", "HTTPTypes."]),
@@ -52,9 +56,30 @@ def samples(lines):
         yield stack
 
 
+FRAME = re.compile(r"^\S+\s+(?P<symbol>.*?)(?:\s+\((?P<library>[^()]*)\))?$")
+
+
+def callee(frame):
+    """`name library` of a `perf script` frame line (`ADDRESS SYMBOL+OFFSET (LIBRARY)`): the symbol without its
+    offset, parameter lists, generic arguments and return types, so that types in a signature do not decide its category."""
+    match = FRAME.match(frame)
+    if not match:
+        return frame
+    symbol = re.sub(r"\+0x[0-9a-f]+$", "", match["symbol"]).replace("->", "→")
+    for group in (r"\([^()]*\)", r"<[^<>]*>"):
+        while True:
+            shorter = re.sub(group, "", symbol)
+            if shorter == symbol:
+                break
+            symbol = shorter
+    symbol = re.sub(r"→.*?(?= in |$)", "", symbol)  # return types, up to a closure's "in"
+    return f"{symbol} {match['library'] or ''}"
+
+
 def first_match(frames, categories, default):
+    names = [callee(f) for f in frames]
     for name, patterns in categories:
-        if any(p in f for f in frames for p in patterns):
+        if any(p in f for f in names for p in patterns):
             return name
     return default
 
