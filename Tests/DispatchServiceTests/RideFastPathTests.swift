@@ -155,6 +155,7 @@ import Testing
         #expect(router.count == 2 && fast.count == 2)
         for (expected, got) in zip(router, fast) {
             #expect(got.level == expected.level && got.level == .notice)
+            #expect(got.source == expected.source, "\(got.source) \(expected.source)")
             #expect(got.metadata.filter { $0.key != "hb.request.id" } == expected.metadata.filter { $0.key != "hb.request.id" })
             #expect(Set(got.metadata.keys) == ["hb.request.path", "hb.request.method", "hb.request.id"], "\(got.metadata)")
         }
@@ -197,6 +198,7 @@ struct LogRecords: LogHandler {
         var level: Logger.Level
         var message: String
         var metadata: [String: String]
+        var source: String
     }
 
     private let records = NIOLockedValueBox<[Record]>([])
@@ -211,7 +213,7 @@ struct LogRecords: LogHandler {
     func log(event: LogEvent) {
         var all = metadata.mapValues(\.description)
         for (key, value) in event.metadata ?? [:] { all[key] = value.description }
-        records.withLockedValue { $0.append(Record(level: event.level, message: "\(event.message)", metadata: all)) }
+        records.withLockedValue { $0.append(Record(level: event.level, message: "\(event.message)", metadata: all, source: event.source)) }
     }
 
     var all: [Record] { records.withLockedValue { $0 } }

@@ -182,7 +182,8 @@ final class RideFastPath: ChannelDuplexHandler, RemovableChannelHandler, @unchec
         if service.logger.logLevel <= service.requestLogLevel {
             logger = service.requestLogger()
             logger?.log(level: service.requestLogLevel, "Request",
-                        metadata: ["hb.request.path": "/v1/rides", "hb.request.method": "POST"])
+                        metadata: ["hb.request.path": "/v1/rides", "hb.request.method": "POST"],
+                        source: "Hummingbird")  // the router's line, whoever answers
         }
         let closes = head.headerFields[.connection] == "close"  // as Hummingbird: the connection's last request
         let loop = context.eventLoop, bound = NIOLoopBound(context, eventLoop: loop)
