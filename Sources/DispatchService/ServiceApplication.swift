@@ -1,5 +1,4 @@
 import CitySim
-import Foundation
 import DispatchCore
 import Hummingbird
 import HummingbirdCore

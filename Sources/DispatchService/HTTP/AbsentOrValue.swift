@@ -40,3 +40,5 @@ extension KeyedDecodingContainer {
         Omittable(wrappedValue: try decodeUnlessNull(Value.self, forKey: key))
     }
 }
+
+extension Omittable: Sendable where Value: Sendable {}

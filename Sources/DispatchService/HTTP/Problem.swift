@@ -39,6 +39,9 @@ public struct Problem: Error, HTTPResponseError, Sendable {
         Document(type: "urn:citysim:problem:\(code)", title: code, status: status.code, detail: detail, field: field)
     }
 
+    /// The content type of every problem answer.
+    static let contentType = "application/problem+json"
+
     /// The document's JSON, keys sorted: the body of every problem answer (the router's and `RideFastPath`'s).
     var json: Data {
         get throws {
@@ -50,7 +53,7 @@ public struct Problem: Error, HTTPResponseError, Sendable {
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = self.headers
-        headers[.contentType] = "application/problem+json"
+        headers[.contentType] = Self.contentType
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try json)))
     }
 

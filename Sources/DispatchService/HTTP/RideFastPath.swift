@@ -188,14 +188,10 @@ final class RideFastPath: ChannelDuplexHandler, RemovableChannelHandler, @unchec
         let closes = head.headerFields[.connection] == "close"  // as Hummingbird: the connection's last request
         let loop = context.eventLoop, bound = NIOLoopBound(context, eventLoop: loop)
         let host = service.host, started = ContinuousClock.now
-        let origin = request.origin, destination = request.destination, patience = request.patienceS ?? 0
         Task {
             let result: Result<RideSnapshot, any Error>
             do {
-                result = .success(try await RideController.naming(origin, destination) {
-                    try await host.requestRide(customer: customer, from: origin.position, to: destination.position,
-                                               patience: patience)
-                })
+                result = .success(try await RideController.requestRide(request, for: customer, on: host))
             } catch {
                 result = .failure(error)
             }
@@ -211,13 +207,13 @@ final class RideFastPath: ChannelDuplexHandler, RemovableChannelHandler, @unchec
         switch result.flatMap({ ride in Result { try RideBody(ride).json() } }) {
         case .success(let json):
             (status, body) = (.created, context.channel.allocator.buffer(string: json))
-            fields[.contentType] = "application/json; charset=utf-8"
+            fields[.contentType] = RideBody.contentType
         case .failure(let error):
             let problem = Problem(from: error)
             if problem.status.code >= 500 { (logger ?? service.requestLogger()).error("POST /v1/rides: \(error)") }
             (status, body) = (problem.status, context.channel.allocator.buffer(bytes: (try? problem.json) ?? Data("{}".utf8)))
             fields = problem.headers
-            fields[.contentType] = "application/problem+json"
+            fields[.contentType] = Problem.contentType
         }
         fields[.contentLength] = String(body.readableBytes)
         fields[.date] = date.text()

@@ -14,7 +14,7 @@ struct RideController {
     let host: DispatchHost
 
     /// `patience_s` may be left out (0), but not sent as `null`.
-    struct RideRequest: Decodable { var origin: Point; var destination: Point; @Omittable var patienceS: Double? }
+    struct RideRequest: Decodable, Sendable { var origin: Point; var destination: Point; @Omittable var patienceS: Double? }
     struct ReservationRequest: Decodable { var origin: Point; var destination: Point; var meetingTime: Date }
 
     var routes: RouteCollection<ServiceRequestContext> {
@@ -34,11 +34,16 @@ struct RideController {
         let buffer = try await request.collectBody(upTo: context.maxUploadSize)
         let body = if let read = RideRequestReader.read(buffer) { read }
             else { try await request.decode(as: RideRequest.self, context: context) }
-        let ride = try await Self.naming(body.origin, body.destination) {
+        return EditedResponse(status: .created, response: RideBody(try await Self.requestRide(body, for: customer, on: host)))
+    }
+
+    /// D3: asks `host` for the ride `body` describes, the problem naming the field at fault. Both ways a ride
+    /// request is answered (this route, `RideFastPath`) call it.
+    static func requestRide(_ body: RideRequest, for customer: CustomerID, on host: DispatchHost) async throws -> RideSnapshot {
+        try await naming(body.origin, body.destination) {
             try await host.requestRide(customer: customer, from: body.origin.position,
                                        to: body.destination.position, patience: body.patienceS ?? 0)
         }
-        return EditedResponse(status: .created, response: RideBody(ride))
     }
 
     @Sendable func reserve(_ request: Request, context: ServiceRequestContext) async throws -> EditedResponse<RideBody> {
