@@ -187,15 +187,12 @@ final class RideFastPath: ChannelDuplexHandler, RemovableChannelHandler, @unchec
         }
         let closes = head.headerFields[.connection] == "close"  // as Hummingbird: the connection's last request
         let loop = context.eventLoop, bound = NIOLoopBound(context, eventLoop: loop)
-        let host = service.host, started = ContinuousClock.now
-        Task {
-            let result: Result<RideSnapshot, any Error>
-            do {
-                result = .success(try await RideController.requestRide(request, for: customer, on: host))
-            } catch {
-                result = .failure(error)
-            }
-            loop.execute { [logger] in self.finish(result, started, logger, closes: closes, bound.value) }
+        let started = ContinuousClock.now
+        // Through the host's inbox, not a task per ride: the host takes every ride waiting there in one turn.
+        service.host.submitRide(customer: customer, from: request.origin.position, to: request.destination.position,
+                                patience: request.patienceS ?? 0) { [logger] result in
+            let answer = result.mapError { RideController.naming($0, request.origin, request.destination) }
+            loop.execute { self.finish(answer, started, logger, closes: closes, bound.value) }
         }
     }
 

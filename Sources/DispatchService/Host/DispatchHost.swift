@@ -18,7 +18,9 @@ public enum HostError: Error, Sendable, CustomStringConvertible {
 /// Every command is applied at the current time of the injected clock, logged
 /// to the store, and only answered once durable (group commit: commands that
 /// arrive while a write is in flight go into the next one; with `delayCommits(by:)`, a busy host also
-/// waits a moment before each round so that more commands share it). `.wake` effects
+/// waits a moment before each round so that more commands share it). Ride requests from an event loop come
+/// through the inbox instead (`submitRide`, no task each): each round of commits first applies the rides
+/// waiting there, so they share it, and answers them by callback once durable. `.wake` effects
 /// become timers that send `.timerFired` back; effects are published to the
 /// parties' event streams once durable. On start the host loads the store's newest
 /// checkpoint (`HostCheckpoint`; a fresh core when there is none) and replays the
@@ -86,7 +88,10 @@ public actor DispatchHost {
     private var lastRoundCommands = 0
     /// The wait itself: `Task.sleep` (a test holds it to see what gathers meanwhile, `pauseCommits(with:)`).
     private var commitPause: @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
-    private var waiters: [Int64: CheckedContinuation<Void, any Error>] = [:]
+    /// Who waits for each logged command that is not durable yet, by sequence number.
+    private var waiters: [Int64: DurabilityWaiter] = [:]
+    /// Ride requests from outside the actor, without a task each (`submitRide`, `DispatchHost+Inbox`).
+    let rideInbox = RideInbox()
     /// Set after a failed write until the core is rebuilt from the store.
     private(set) var broken = false
     private var nextRequest = 1
@@ -149,6 +154,16 @@ public actor DispatchHost {
 
     /// `execute` without its span.
     private func apply(_ command: Command) async throws -> [Effect] {
+        let (entry, effects) = try accept(command)
+        try await persist(entry)
+        publish(effects)
+        return effects
+    }
+
+    /// Applies a command now and schedules its timers: the log entry to store, and the effects to publish
+    /// once it is durable.
+    /// - Throws: `HostError.storageUnavailable` while recovering from a failed write; the core's refusal.
+    func accept(_ command: Command) throws -> (LoggedCommand, [Effect]) {
         if broken { throw HostError.storageUnavailable("recovering from a failed write") }
         let time = max(clock.now(), core.now)
         let effects = try core.handle(command, at: time)
@@ -156,9 +171,7 @@ public actor DispatchHost {
         let entry = LoggedCommand(sequence: sequence, time: time, command: command)
         ledger.record(command, at: time, effects: effects, taxiCode: core.taxiCode(of:))
         schedule(effects)
-        try await persist(entry)
-        publish(effects)
-        return effects
+        return (entry, effects)
     }
 
     /// Answers a D14 query (`queueStatus`, `estimateArrival`) without logging it: it changes nothing.
@@ -191,13 +204,34 @@ public actor DispatchHost {
     private func persist(_ entry: LoggedCommand) async throws {
         unwritten.append(entry)
         if writing {
-            try await withCheckedThrowingContinuation { waiters[entry.sequence] = $0 }
+            try await withCheckedThrowingContinuation { waiters[entry.sequence] = .task($0) }
             return
         }
+        try await writeRounds()
+    }
+
+    /// Queues `entry` for the next commit; `waiter` is told when it is durable or lost. Whoever queues
+    /// entries and finds no write in progress (`isWriting`) must then call `writeRounds()`.
+    func enqueue(_ entry: LoggedCommand, for waiter: DurabilityWaiter) {
+        unwritten.append(entry)
+        waiters[entry.sequence] = waiter
+    }
+
+    /// Whether a round of commits is in progress (it will also write what is queued meanwhile).
+    var isWriting: Bool { writing }
+
+    /// Writes the queued commands in rounds, one transaction each, until nothing is queued; the first round also
+    /// takes the rides the inbox holds once the commit delay's pause is over (`admitRides`). Rides that come
+    /// later are the inbox's drainer's to apply.
+    /// - Throws: the failed write as `HostError.storageUnavailable`; every command it and the queue held is
+    ///   lost, its waiters are told, and the host rebuilds from the store.
+    func writeRounds() async throws {
+        precondition(!writing, "one round of commits at a time")
         writing = true
         defer { writing = false }
         if commitDelay > .zero, lastRoundCommands > 1 { await commitPause(commitDelay) }
         lastRoundCommands = 0
+        admitRides()  // the inbox's rides, those that came during the pause among them, share the round
         while !unwritten.isEmpty {
             let batch = unwritten
             unwritten = []
@@ -212,7 +246,7 @@ public actor DispatchHost {
             } catch {
                 metrics?.recordCommitFailure()
                 let failure = HostError.storageUnavailable("\(error)")
-                for lost in batch + unwritten { waiters.removeValue(forKey: lost.sequence)?.resume(throwing: failure) }
+                for lost in batch + unwritten { waiters.removeValue(forKey: lost.sequence)?.fail(failure) }
                 unwritten = []
                 broken = true
                 Task { try? await self.recover() }
@@ -220,7 +254,7 @@ public actor DispatchHost {
             }
             lastRoundCommands += batch.count
             durableSequence = batch.last!.sequence
-            for done in batch { waiters.removeValue(forKey: done.sequence)?.resume() }
+            for done in batch { waiters.removeValue(forKey: done.sequence).map(durable) }
         }
     }
 

@@ -37,8 +37,8 @@ struct RideController {
         return EditedResponse(status: .created, response: RideBody(try await Self.requestRide(body, for: customer, on: host)))
     }
 
-    /// D3: asks `host` for the ride `body` describes, the problem naming the field at fault. Both ways a ride
-    /// request is answered (this route, `RideFastPath`) call it.
+    /// D3: asks `host` for the ride `body` describes, the problem naming the field at fault. (`RideFastPath`
+    /// asks through the host's inbox instead, `submitRide`, and names the field with `naming(_:_:_:)`.)
     static func requestRide(_ body: RideRequest, for customer: CustomerID, on host: DispatchHost) async throws -> RideSnapshot {
         try await naming(body.origin, body.destination) {
             try await host.requestRide(customer: customer, from: body.origin.position,
@@ -100,15 +100,21 @@ struct RideController {
                        _ body: () async throws -> RideSnapshot) async throws -> RideSnapshot {
         do {
             return try await body()
-        } catch let error as DispatchError {
-            var problem = Problem(error)
-            switch error {
-            case .positionOutsideCity(let p): problem.field = p == origin.position ? "origin" : "destination"
-            case .reservationTooSoon: problem.field = "meeting_time"
-            default: break
-            }
-            throw problem
+        } catch {
+            throw naming(error, origin, destination)
         }
+    }
+
+    /// `error`, as a problem naming the field at fault when it is the core's refusal (see above).
+    static func naming(_ error: any Error, _ origin: Point, _ destination: Point) -> any Error {
+        guard let error = error as? DispatchError else { return error }
+        var problem = Problem(error)
+        switch error {
+        case .positionOutsideCity(let p): problem.field = p == origin.position ? "origin" : "destination"
+        case .reservationTooSoon: problem.field = "meeting_time"
+        default: break
+        }
+        return problem
     }
 
     /// The caller's own ride named by `{id}`, held or archived; anyone else's is "unknown".
