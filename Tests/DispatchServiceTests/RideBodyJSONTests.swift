@@ -36,6 +36,18 @@ import Testing
         #expect(try ride.json() == Self.encodedByContext(ride))
     }
 
+    @Test func datesAreWrittenAsFoundationsISO8601FormatWritesThem() {
+        var dates: [Double] = [0, 0.999, 59, 86_399.5, 86_400, 951_782_400, 951_868_800, 4_107_542_400,
+                               4_107_628_800, 253_402_300_799.9, 253_402_300_800, -1, -0.5, -86_401]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 { dates.append(Double.random(in: 0..<253_402_300_800, using: &generator)) }
+        for _ in 0..<200 { dates.append(Double(Int.random(in: 0..<4_102_444_800, using: &generator))) }
+        for seconds in dates {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(JSONText.iso8601(date) == date.formatted(.iso8601), "\(seconds)")
+        }
+    }
+
     @Test func nonFiniteNumbersAreRefusedAsByTheEncoder() throws {
         var ride = try Self.decoded(Self.rides[0])
         ride.etaSeconds = .infinity

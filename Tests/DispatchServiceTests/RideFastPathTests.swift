@@ -130,6 +130,25 @@ import Testing
         }
     }
 
+    /// The connection remembers its token's hash, not its identity: a token revoked between two rides on one
+    /// connection is refused on the second.
+    @Test func aTokenRevokedBetweenTwoRidesOfAConnectionIsRefusedOnTheSecond() async throws {
+        let fixture = try await ServiceFixture()
+        let token = try await fixture.test { client in try await client.customer("ana@example.com").token }
+        _ = try await fixture.service.accounts.authenticate(token: token)
+        try await live(fixture) { client in
+            let request = { (method: String, path: String, body: String, last: Bool) in
+                "\(method) \(path) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
+                    + (last ? "Connection: close\r\n" : "") + "\r\n" + body
+            }
+            let answers = try await Self.exchange(request("POST", "/v1/rides", rideJSON, false)
+                + request("DELETE", "/v1/auth/token", "", false) + request("POST", "/v1/rides", rideJSON, true),
+                port: client.port!)
+            #expect(answers.map(\.status) == [201, 204, 401], "\(answers)")
+        }
+    }
+
     /// Each ride request is logged as the router's `LogRequestsMiddleware` logs it: the same level, message and
     /// metadata keys, a request id of its own each time.
     @Test func aRideRequestIsLoggedAsTheRouterLogsIt() async throws {

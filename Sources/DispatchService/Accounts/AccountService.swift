@@ -180,7 +180,12 @@ public struct AccountService: Sendable {
     /// The identity behind a bearer token already verified and cached (`VerifiedTokens`), without the store:
     /// nil when the token is not in the cache (the caller then takes the full path, `authenticate`).
     func cachedIdentity(token: String) -> Identity? {
-        verified.identity(for: Self.sha256(token), now: clock.now())
+        cachedIdentity(tokenHash: Self.sha256(token))
+    }
+
+    /// `cachedIdentity(token:)` for a token whose hash (`sha256`) the caller already has.
+    func cachedIdentity(tokenHash: String) -> Identity? {
+        verified.identity(for: tokenHash, now: clock.now())
     }
 
     public func logout(_ identity: Identity) async throws {

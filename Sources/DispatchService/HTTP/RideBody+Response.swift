@@ -37,9 +37,9 @@ extension RideBody {
         out += ",\"fare_charged\":" + (try number(fareCharged, "fare_charged"))
         out += ",\"id\":" + id.description
         out += ",\"kind\":" + (try JSONText.string(kind))
-        if let meetingTime { out += ",\"meeting_time\":\"" + meetingTime.formatted(.iso8601) + "\"" }
+        if let meetingTime { out += ",\"meeting_time\":\"" + JSONText.iso8601(meetingTime) + "\"" }
         out += ",\"origin\":" + (try point(origin, "origin"))
-        out += ",\"requested_at\":\"" + requestedAt.formatted(.iso8601) + "\""
+        out += ",\"requested_at\":\"" + JSONText.iso8601(requestedAt) + "\""
         out += ",\"status\":" + (try JSONText.string(status))
         if let taxiCode { out += ",\"taxi_code\":" + (try JSONText.string(taxiCode)) }
         out += "}"
