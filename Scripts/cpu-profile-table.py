@@ -25,7 +25,7 @@ CATS = [
     ("host actor (execute, ledger, timers, persist)", ["DispatchHost"]),
     ("tracing spans", ["Tracing.", "withSpan"]),
     ("socket write (NIO flush + kernel TCP send)", ["flushNow", "sock_write_iter", "tcp_sendmsg", "writev", "PendingStreamWrites"]),
-    ("lean ride path's own work (RideFastPath: parts, task, answer)", ["RideFastPath"]),
+    ("lean ride path's own work (RideFastPath: parts, answer, its writes through the pipeline's encoders)", ["RideFastPath"]),
     ("socket read (NIO read + HTTP parse)", ["readFromSocket", "sock_read_iter", "tcp_recvmsg", "HTTPDecoder", "http_parser", "c_nio_llhttp", "ByteToMessageHandler"]),
     ("epoll_wait / event loop wake-ups (eventfd)", ["epoll_wait", "Epoll", "whenReady", "eventfd", "EventLoop.wakeup", "_wakeupSelector"]),
     ("Hummingbird routing, middleware chain, response writing", ["Hummingbird", "NIOAsyncChannel", "NIOAsyncWriter", "NIOHTTPTypes", "HTTPTypes."]),
