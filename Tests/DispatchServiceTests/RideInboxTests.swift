@@ -124,6 +124,28 @@ import Testing
         #expect(answers.all.map(\.label) == ["a", "b", "c", "d", "e", "f"])
     }
 
+    /// With `archive_after_s: 0`, a ride that ends as it is applied (rejected: no taxi is on shift) is due at once;
+    /// it must stay in memory until its command is durable, through the inbox and through `requestRide` alike.
+    @Test func aRideIsNotArchivedBeforeItsCommitIsDurable() async throws {
+        let store = FailingLogStore()
+        let host = try await Self.host(on: store)
+        await host.archiveEndedRides(after: 0)
+        let answers = Answers(store)
+        store.appendsHeld.withLock { $0 = true }
+        answers.submit("inbox", customer: 1, on: host)
+        try await CommitDelayTests.Gated.waitUntil { store.appending.withLock { $0 } > 0 }
+        async let direct = host.requestRide(customer: CustomerID(2), from: Position(x: 1, y: 1),
+                                            to: Position(x: 3, y: 3), patience: 0)
+        try await CommitDelayTests.Gated.waitUntil { await host.unwrittenCount == 1 }
+        #expect(try await host.archiveEnded() == 0, "archived before durable")
+        store.appendsHeld.withLock { $0 = false }
+        let ride = try await direct
+        try await CommitDelayTests.Gated.waitUntil { answers.count == 1 }
+        #expect(try answers.all[0].result.get().status == .rejected)
+        #expect(ride.status == .rejected)
+        #expect(try await host.archiveEnded() == 2, "both durable now")
+    }
+
     @Test func aFailedWriteFailsEveryRideOfItsRoundAndKeepsNoneOfThem() async throws {
         let store = FailingLogStore()
         let host = try await Self.host(on: store)

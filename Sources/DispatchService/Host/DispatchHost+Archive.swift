@@ -8,7 +8,7 @@ extension DispatchHost {
     /// and the ledger. D13 reports are taken until then. Without this call nothing is archived.
     public func archiveEndedRides(after seconds: Double) { archiveAfter = max(0, seconds) }
 
-    /// Archives the rides whose end is at least `archiveAfter` old, oldest first, at most
+    /// Archives the rides whose end is at least `archiveAfter` old and durable, oldest first, at most
     /// `limit` of them: their snapshots are stored first, so a ride is always in memory or in
     /// the archive (briefly both). Skipped while another archiving round or a rebuild runs.
     /// - Returns: how many rides left memory.
@@ -16,7 +16,12 @@ extension DispatchHost {
     @discardableResult
     public func archiveEnded(limit: Int = 20_000) async throws -> Int {
         guard let after = archiveAfter, !archiving else { return 0 }
-        let due = ledger.ended(through: max(clock.now(), core.now) - after, limit: limit)
+        var through = max(clock.now(), core.now) - after
+        // A ride whose ending command is not durable yet stays: its commit may still fail (and the ride with it),
+        // and its answer is read from memory once the commit is durable. Those ended strictly before the last
+        // durable command's time ended by a durable command.
+        if hasUndurableCommands { through = min(through, durableTime.nextDown) }
+        let due = ledger.ended(through: through, limit: limit)
         guard !due.isEmpty else { return 0 }
         archiving = true
         defer { archiving = false }

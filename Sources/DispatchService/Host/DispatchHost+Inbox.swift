@@ -60,7 +60,9 @@ extension DispatchHost {
         }
     }
 
-    /// Tells a waiter its command is durable: a ride's effects are published and it is answered with the ride.
+    /// Tells a waiter its command is durable: a ride's effects are published and it is answered with the ride
+    /// (still in memory: `archiveEnded` leaves a ride whose ending command is not durable, and this runs in the
+    /// same turn as the commit's end).
     func durable(_ waiter: DurabilityWaiter) {
         switch waiter {
         case .task(let waiting): waiting.resume()

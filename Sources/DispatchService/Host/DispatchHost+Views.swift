@@ -85,7 +85,16 @@ extension DispatchHost {
                             patience: Double) async throws -> RideSnapshot {
         let id = newRequestID()
         try await execute(.requestRide(id, customer: customer, origin: origin, destination: destination, patience: patience))
-        return ride(id)!
+        return try await acceptedRide(id)
+    }
+
+    /// A ride whose command is durable, from memory, or from the archive when an archiving round took it
+    /// while the caller waited to be resumed (possible with `archive_after_s: 0`).
+    private func acceptedRide(_ id: RequestID) async throws -> RideSnapshot {
+        guard let ride = try await storedRide(id) else {
+            throw HostError.storageUnavailable("ride \(id) is neither held nor archived")  // cannot happen
+        }
+        return ride
     }
 
     /// D11: a reservation for `meetingTime` (seconds since 1970).
@@ -94,7 +103,7 @@ extension DispatchHost {
         let id = newRequestID()
         try await execute(.reserveRide(id, customer: customer, origin: origin, destination: destination,
                                        meetingTime: meetingTime))
-        return ride(id)!
+        return try await acceptedRide(id)
     }
 
     /// Takes a driver out of service: ends the shift if on one.

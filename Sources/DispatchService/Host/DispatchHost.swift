@@ -76,6 +76,9 @@ public actor DispatchHost {
     /// The last sequence number handed out, and the last one known durable.
     private(set) var sequence: Int64 = 0
     private(set) var durableSequence: Int64 = 0
+    /// The time of the last command known durable. Times never go back, so a command logged at an earlier
+    /// time is durable too (`archiveEnded` archives only rides whose end is).
+    private(set) var durableTime = -Double.infinity
     /// The newest checkpoint in the store, and when checkpoints are due (`DispatchHost+Checkpoint`).
     var lastCheckpoint = CheckpointStatus()
     var checkpointPolicy = CheckpointPolicy.never
@@ -220,6 +223,9 @@ public actor DispatchHost {
     /// Whether a round of commits is in progress (it will also write what is queued meanwhile).
     var isWriting: Bool { writing }
 
+    /// Whether some command applied to the core is not durable yet.
+    var hasUndurableCommands: Bool { writing || !unwritten.isEmpty }
+
     /// Writes the queued commands in rounds, one transaction each, until nothing is queued; the first round also
     /// takes the rides the inbox holds once the commit delay's pause is over (`admitRides`). Rides that come
     /// later are the inbox's drainer's to apply.
@@ -254,6 +260,7 @@ public actor DispatchHost {
             }
             lastRoundCommands += batch.count
             durableSequence = batch.last!.sequence
+            durableTime = batch.last!.time
             for done in batch { waiters.removeValue(forKey: done.sequence).map(durable) }
         }
     }
@@ -310,6 +317,7 @@ public actor DispatchHost {
         replayRefusals = refusals
         sequence = log.last?.sequence ?? checkpoint?.sequence ?? 0
         durableSequence = sequence
+        durableTime = fresh.now
         lastCheckpoint = CheckpointStatus(sequence: stored?.sequence ?? 0, bytes: stored?.bytes.count ?? 0)
         restorableFrom = checkpoint?.restorableFrom
         nextRequest = max(nextRequest, ledger.largestRequestID + 1)
