@@ -19,8 +19,9 @@ public enum HostError: Error, Sendable, CustomStringConvertible {
 /// to the store, and only answered once durable (group commit: commands that
 /// arrive while a write is in flight go into the next one; with `delayCommits(by:)`, a busy host also
 /// waits a moment before each round so that more commands share it). Ride requests from an event loop come
-/// through the inbox instead (`submitRide`, no task each): each round of commits first applies the rides
-/// waiting there, so they share it, and answers them by callback once durable. `.wake` effects
+/// through the inbox instead (`submitRide`, no task each): the host applies all the rides waiting there in
+/// one turn, commits them together (with those that came during a commit delay's pause), and answers each
+/// by callback once durable. `.wake` effects
 /// become timers that send `.timerFired` back; effects are published to the
 /// parties' event streams once durable. On start the host loads the store's newest
 /// checkpoint (`HostCheckpoint`; a fresh core when there is none) and replays the
