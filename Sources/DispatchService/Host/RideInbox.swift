@@ -39,10 +39,7 @@ final class RideInbox: Sendable {
 
     /// Everything submitted and not yet taken (possibly nothing).
     func takeAll() -> [Ride] {
-        state.withLock { state in
-            defer { state.rides.removeAll(keepingCapacity: true) }
-            return state.rides
-        }
+        state.withLock { Self.take(&$0) }
     }
 
     /// For the drainer: everything submitted and not yet taken, or nil (and the drainer stops) when there is none.
@@ -52,8 +49,14 @@ final class RideInbox: Sendable {
                 state.draining = false
                 return nil
             }
-            defer { state.rides.removeAll(keepingCapacity: true) }
-            return state.rides
+            return Self.take(&state)
         }
+    }
+
+    /// The rides waiting, moved out (no copy of the array, none left behind).
+    private static func take(_ state: inout State) -> [Ride] {
+        var taken: [Ride] = []
+        swap(&taken, &state.rides)
+        return taken
     }
 }
