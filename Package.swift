@@ -119,6 +119,7 @@ let package = Package(
             .product(name: "Histogram", package: "hdrhistogram-swift"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .executableTarget(name: "citysim", dependencies: [
             "CitySim", "DispatchCore", "TripPlanner", "DispatchService", "ServiceLoad",
@@ -161,6 +162,10 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
     ]
 )

@@ -1,5 +1,7 @@
 import CitySim
 import Foundation
+import NIOCore
+import NIOPosix
 
 /// Throughput mode (`citysim load --mode burst`): `customers.count` clients, each a
 /// signed-in customer, request rides (origins and destinations from the scenario's
@@ -60,9 +62,19 @@ public struct BurstLoad: Sendable {
         let start = ContinuousClock.now
         let measuredFrom = start + .seconds(warmup)
         let end = measuredFrom + .seconds(duration)
+        let plan = BurstClient.Plan(url: api.baseURL, places: places, interval: rate.map { Double(customers.count) / $0 },
+                                    clients: customers.count, queryShare: queryShare,
+                                    measuredFrom: .now() + .nanoseconds(Int64(warmup * 1e9)),
+                                    end: .now() + .nanoseconds(Int64((warmup + duration) * 1e9)),
+                                    acknowledged: acknowledged, lateStarts: lateStarts, offDocument: offDocument)
         await withTaskGroup(of: Void.self) { group in
-            for (index, customer) in customers.enumerated() {
-                group.addTask { await client(index, customer, until: end) }
+            if let plan {
+                let recorder = api.recorder
+                group.addTask { await Self.runClients(plan, customers, recorder: recorder) }
+            } else {
+                for (index, customer) in customers.enumerated() {
+                    group.addTask { await client(index, customer, until: end) }
+                }
             }
             for driver in drivers {
                 let taxi = BurstDriver(api: api, me: driver, home: home, poll: driverPoll, counters: driverCounters)
@@ -77,6 +89,27 @@ public struct BurstLoad: Sendable {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     }
 
+    /// The customers as `BurstClient`s, spread over the event loops of NIO's shared group; their tallies
+    /// go into `recorder` once every client has ended.
+    static func runClients(_ plan: BurstClient.Plan, _ customers: [SignedIn], recorder: LatencyRecorder) async {
+        let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
+        let tallies = loops.map { _ in BurstClient.Tally() }
+        let clients = customers.enumerated().map { index, customer in
+            BurstClient(plan: plan, index: index, token: customer.token, loop: loops[index % loops.count],
+                        tally: tallies[index % loops.count])
+        }
+        let runs = clients.map { $0.run() }
+        for run in runs { try? await run.get() }
+        for (loop, tally) in zip(loops, tallies) {
+            // Read on the loop that wrote it.
+            let (rides, queries, queryCalls) = (try? await loop.submit { (tally.rides, tally.queries, tally.queryCalls) }.get())
+                ?? (EndpointStats(), EndpointStats(), 0)
+            recorder.merge("POST /v1/rides", rides)
+            if queryCalls > 0 { recorder.merge("GET /v1/queue", queries) }
+        }
+    }
+
+    /// A customer through `ServiceAPI` (HTTPS, or a base URL with a path, which `BurstClient` does not serve).
     private func client(_ index: Int, _ customer: SignedIn, until end: ContinuousClock.Instant) async {
         var k = index * 7919
         var queries = 0.0

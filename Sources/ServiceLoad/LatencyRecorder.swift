@@ -20,6 +20,11 @@ public final class LatencyRecorder: Sendable {
         stats.withLock { $0[endpoint, default: EndpointStats()].record(microseconds: microseconds, status: status) }
     }
 
+    /// Adds measurements taken elsewhere (a group of clients' own tally) to `endpoint`'s.
+    public func merge(_ endpoint: String, _ other: EndpointStats) {
+        stats.withLock { $0[endpoint, default: EndpointStats()].merge(other) }
+    }
+
     /// A copy of everything measured so far.
     public func snapshot() -> [String: EndpointStats] { stats.withLock { $0 } }
 
