@@ -5,6 +5,7 @@
 # GET /metrics, so the table's µs per ride are exact for the window. Writes OUT.data and OUT.md (Scripts/cpu-profile-table.py).
 #   Scripts/cpu-profile.sh .build/release/citysim /tmp/profile-after        # 500 clients at 5,000/s, 10 s of perf
 #   RATE=1000 SECS=20 PORT=18402 Scripts/cpu-profile.sh /tmp/base/citysim /tmp/profile-base
+#   LOAD_BIN=/tmp/old/citysim Scripts/cpu-profile.sh BIN OUT     # another build's `citysim load` as the client
 set -uo pipefail
 BIN=$(realpath "${1:-.build/release/citysim}"); OUT=$(realpath -m "${2:-/tmp/citysim-profile}")
 cd "$(dirname "$0")/.."
@@ -14,7 +15,7 @@ W=$(mktemp -d /tmp/citysim-profile.XXXXXX)
 S=$!
 trap 'kill $S 2>/dev/null; rm -rf "$W"' EXIT
 for _ in $(seq 1 200); do curl -sf "http://127.0.0.1:$PORT/health" >/dev/null 2>&1 && break; sleep 0.1; done
-"$BIN" load Scenarios/smoke.yaml --mode burst --url "http://127.0.0.1:$PORT" --config Service/service-load.yaml \
+"${LOAD_BIN:-$BIN}" load Scenarios/smoke.yaml --mode burst --url "http://127.0.0.1:$PORT" --config Service/service-load.yaml \
   --concurrency "$CLIENTS" --rate "$RATE" --duration $((SECS + 8))s --warmup 2s --out "$W/load.json" >"$W/load.txt" 2>"$W/load.err" &
 L=$!
 until grep -q "burst:" "$W/load.err" 2>/dev/null || ! kill -0 $L 2>/dev/null; do sleep 0.05; done
