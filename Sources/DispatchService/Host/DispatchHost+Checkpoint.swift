@@ -52,7 +52,7 @@ extension DispatchHost {
     ///
     /// The state is taken at once (a consistent copy; commands keep running meanwhile) and stored only
     /// after every command it includes is durable, so a checkpoint never holds a command the log could
-    /// still lose; it is encoded off the actor. Atomic in effect: the checkpoint row is one transaction,
+    /// still lose; it is encoded off the actor, on a thread of its own at a lower priority (`BackgroundWork`). Atomic in effect: the checkpoint row is one transaction,
     /// and until the truncation has run the log rows it covers are still there and a restart skips them.
     /// - Returns: the checkpoint's sequence, or nil when there was nothing new, another checkpoint was
     ///   running, or the host rebuilt meanwhile (after a failed write).
@@ -69,7 +69,7 @@ extension DispatchHost {
             if broken || rebuilds != generation { return nil }
             try await Task.sleep(for: .milliseconds(2))
         }
-        let bytes = try await Task.detached(priority: .utility) { try state.encoded() }.value
+        let bytes = try await BackgroundWork.run("citysim checkpoint") { try state.encoded() }
         guard !broken, rebuilds == generation else { return nil }
         try await store.saveCheckpoint(StoredCheckpoint(sequence: state.sequence, bytes: bytes))
         lastCheckpoint = CheckpointStatus(sequence: state.sequence, bytes: bytes.count)
