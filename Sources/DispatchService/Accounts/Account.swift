@@ -50,6 +50,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case corruptLog(sequence: Int64, reason: String)
     /// The archived ride `id` could not be read back.
     case corruptArchive(id: Int)
+    /// The stored checkpoint `sequence` could not be read back whole.
+    case corruptCheckpoint(sequence: Int64, reason: String)
 
     public var description: String {
         switch self {
@@ -57,6 +59,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unknownAccount(let id): return "unknown account \(id)"
         case .corruptLog(let sequence, let reason): return "command log entry \(sequence) is unreadable: \(reason)"
         case .corruptArchive(let id): return "archived ride \(id) is unreadable"
+        case .corruptCheckpoint(let sequence, let reason): return "checkpoint \(sequence) is unreadable: \(reason)"
         }
     }
 }

@@ -13,7 +13,8 @@ public struct StoredCheckpoint: Sendable, Equatable {
 /// Checkpoints of the command log, so the log can be cut and a restart replays only its tail.
 ///
 /// Contract (every `DispatchStore` is one): `saveCheckpoint` returns once the checkpoint is durable,
-/// in one transaction (a crash leaves it wholly stored or not at all); `truncateLog(through:)` deletes
+/// and it becomes visible in one transaction (a crash leaves it wholly stored or not there at all; SQLite
+/// writes its bytes in parts first, which no checkpoint names until that transaction); `truncateLog(through:)` deletes
 /// log rows with sequence ≤ the given one and every checkpoint older than it, in transactions that
 /// each leave the store valid; `latestCheckpoint` is the one with the highest sequence. So at every
 /// moment the newest checkpoint plus the log rows after it is the state: a crash between saving and

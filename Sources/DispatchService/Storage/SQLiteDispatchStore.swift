@@ -76,6 +76,7 @@ public final class SQLiteDispatchStore: DispatchStore {
         registerCheckpoints(in: &migrator)
         registerArchiveCounts(in: &migrator)
         registerArchiveEnd(in: &migrator)
+        registerCheckpointParts(in: &migrator)
         return migrator
     }
 
