@@ -22,6 +22,8 @@ final class BurstClient: @unchecked Sendable {
     struct Plan: Sendable {
         var host: String
         var port: Int
+        /// The `Host` header's value: the host, and the port when the URL names one.
+        var hostHeader: String
         /// Per place: the ride request's `Content-Length` header, the blank line and the JSON body.
         var rideTails: [ByteBuffer]
         /// Per place: the queue query's whole request.
@@ -66,8 +68,6 @@ final class BurstClient: @unchecked Sendable {
             self.lateStarts = lateStarts
             self.offDocument = offDocument
         }
-
-        fileprivate var hostHeader: String
     }
 
     /// The calls measured by the clients of one event loop, touched on that loop only.

@@ -52,8 +52,9 @@ extension DispatchHost {
     ///
     /// The state is taken at once (a consistent copy; commands keep running meanwhile) and stored only
     /// after every command it includes is durable, so a checkpoint never holds a command the log could
-    /// still lose; it is encoded off the actor, on a thread of its own at a lower priority (`BackgroundWork`). Atomic in effect: the checkpoint row is one transaction,
-    /// and until the truncation has run the log rows it covers are still there and a restart skips them.
+    /// still lose; it is encoded off the actor, on a thread of its own at a lower priority (`BackgroundWork`).
+    /// Atomic in effect: the checkpoint becomes visible in one transaction, and until the truncation has run
+    /// the log rows it covers are still there and a restart skips them.
     /// - Returns: the checkpoint's sequence, or nil when there was nothing new, another checkpoint was
     ///   running, or the host rebuilt meanwhile (after a failed write).
     /// - Throws: the store's errors (nothing changed, or the log is cut less than it could be).
