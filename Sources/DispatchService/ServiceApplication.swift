@@ -83,7 +83,7 @@ public struct DispatchServiceApp: Sendable {
         await host.retainArchive(for: config.archiveRetainDays.map { $0 * 86_400 })
         await host.checkpoint(under: (config.checkpoint ?? CheckpointSettings()).policy)
         await host.measure(with: metrics)
-        await host.delayCommits(by: .milliseconds(config.commitDelayMs ?? 0))
+        await host.delayCommits(by: .milliseconds(config.commitDelayMs ?? ServiceConfig.defaultCommitDelayMs))
         return DispatchServiceApp(config: config, host: host, accounts: accounts,
                                   planner: PlannerService(store: plannerStore, host: host, transit: transit),
                                   metrics: metrics, tracing: tracing)

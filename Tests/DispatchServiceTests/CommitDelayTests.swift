@@ -99,6 +99,15 @@ import Testing
         #expect(gated.calls.withLock { $0 } == 0)
     }
 
+    @Test func aServiceWithoutTheKeyDelaysBusyCommitsBy2msAndZeroTurnsItOff() async throws {
+        let unset = try await ServiceFixture().host
+        let off = try await ServiceFixture { $0.commitDelayMs = 0 }.host
+        let set = try await ServiceFixture { $0.commitDelayMs = 7.5 }.host
+        #expect(await unset.commitDelay == .milliseconds(2))
+        #expect(await off.commitDelay == .zero)
+        #expect(await set.commitDelay == .microseconds(7_500))
+    }
+
     @Test func theDelayIsReadFromTheConfigOrItsVariableAndRefusedOutside0To1000() throws {
         let folder = try TemporaryFolder()
         let minimal = ServiceConfigReadingTests.minimal

@@ -87,7 +87,7 @@ public actor DispatchHost {
     private var unwritten: [LoggedCommand] = []
     private var writing = false
     /// How long a round of commits waits for more commands first, while busy (`delayCommits(by:)`); zero = never.
-    private var commitDelay: Duration = .zero
+    private(set) var commitDelay: Duration = .zero
     /// Commands the last round of commits wrote: more than one means the host is busy.
     private var lastRoundCommands = 0
     /// The wait itself: `Task.sleep` (a test holds it to see what gathers meanwhile, `pauseCommits(with:)`).
