@@ -45,6 +45,27 @@ struct HelperThreadTests {
         #expect(simulation.queueStints.kept.cells.count + simulation.queueStints.closing(at: simulation.horizon).cells.count > 0)
     }
 
+    #if os(Linux)
+    @Test("the helper threads carry their names in the kernel, so top -H and perf tell them apart")
+    func theHelperThreadsAreNamedForTheKernel() throws {
+        let simulation = try CitySimulation(scenario: try SimulationRunTests.scenario(Self.cases[1].file, Self.cases[1].overrides),
+                                            seed: 5)
+        try simulation.begin()  // the producer fills its blocks ahead and waits; the stints helper waits for notes
+        defer { simulation.customerFeed?.stop(); simulation.stintsAside?.stop() }
+        let wanted: Set = [CustomerFeed.threadName, StintsAside.threadName]
+        var names = Set<String>()
+        for _ in 0..<200 where !wanted.isSubset(of: names) {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+            names = Set(tasks.compactMap {
+                try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            })
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(wanted.isSubset(of: names), "threads: \(names.sorted())")
+    }
+    #endif
+
     @Test("a run with planner users or real demand draws its customers in the loop")
     func plannerAndReplayRunsDrawInTheLoop() throws {
         for (file, overrides) in [("calendar-day.yaml", ["duration_hours=2"]), ("trip-replay.yaml", [String]())] {

@@ -37,6 +37,8 @@ final class CustomerFeed: @unchecked Sendable {
     }
 
     static let blockSize = 1_024
+    /// The producer thread's name (`ThreadName`).
+    static let threadName = "citysim-feed"
     /// Blocks drawn ahead at most (about 130 KB each).
     static let blocksAhead = 4
 
@@ -49,8 +51,10 @@ final class CustomerFeed: @unchecked Sendable {
 
     /// Starts drawing from the customer arriving at `firstArrival` (already drawn by the loop's thread).
     init(_ sources: Sources, firstArrival: Double) {
-        let thread = Thread { [self] in draw(sources, from: firstArrival) }
-        thread.name = "citysim customers"
+        let thread = Thread { [self] in
+            ThreadName.setCurrent(Self.threadName)
+            draw(sources, from: firstArrival)
+        }
         thread.start()
     }
 

@@ -39,6 +39,8 @@ final class StintsAside: @unchecked Sendable {
     }
 
     static let blockSize = 8_192
+    /// The helper thread's name (`ThreadName`).
+    static let threadName = "citysim-stints"
 
     private let channel = BlockChannel<Note>(capacity: 8, blockSize: blockSize)
     /// The helper's until it exits; `finish(_:)` reads it after.
@@ -49,8 +51,10 @@ final class StintsAside: @unchecked Sendable {
     init(_ stints: QueueStints, notes: inout Notes) {
         self.stints = stints
         notes.block = channel.emptyBlock()
-        let thread = Thread { [self] in apply() }
-        thread.name = "citysim stints"
+        let thread = Thread { [self] in
+            ThreadName.setCurrent(Self.threadName)
+            apply()
+        }
         thread.start()
     }
 

@@ -1,3 +1,4 @@
+import CitySim
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -19,15 +20,7 @@ enum BackgroundWork {
     static func run<T: Sendable>(_ name: String, _ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
-                // Named from inside: on Linux a thread starts with its creator's name, and the kernel keeps
-                // at most 15 bytes of a name (a longer one is refused, not cut); the Glibc module does not show
-                // `pthread_setname_np`, so the name goes through procfs.
-                #if os(Linux)
-                if let comm = FileHandle(forWritingAtPath: "/proc/thread-self/comm") {
-                    try? comm.write(contentsOf: Array(name.utf8.prefix(15)))
-                    try? comm.close()
-                }
-                #endif
+                ThreadName.setCurrent(name)  // from inside: a thread starts with its creator's name
                 lowerPriority()
                 continuation.resume(with: Result { try work() })
             }

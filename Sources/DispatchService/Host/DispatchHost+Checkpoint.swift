@@ -70,7 +70,7 @@ extension DispatchHost {
             if broken || rebuilds != generation { return nil }
             try await Task.sleep(for: .milliseconds(2))
         }
-        let bytes = try await BackgroundWork.run("citysim checkpoint") { try state.encoded() }
+        let bytes = try await BackgroundWork.run("citysim-ckpt") { try state.encoded() }
         guard !broken, rebuilds == generation else { return nil }
         try await store.saveCheckpoint(StoredCheckpoint(sequence: state.sequence, bytes: bytes))
         lastCheckpoint = CheckpointStatus(sequence: state.sequence, bytes: bytes.count)
