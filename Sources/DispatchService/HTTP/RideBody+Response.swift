@@ -23,26 +23,54 @@ extension RideBody {
     /// Compact JSON, keys sorted as `.sortedKeys` sorts them, absent optionals left out.
     /// - Throws: `EncodingError.invalidValue` for a non-finite number, as `JSONEncoder` does.
     func json() throws -> String {
-        func number(_ value: Double, _ key: String) throws -> String {
+        var out = ByteBufferAllocator().buffer(capacity: 256)
+        try write(into: &out)
+        return String(buffer: out)
+    }
+
+    /// Appends `json()`'s bytes to `out` (the lean ride path writes them straight into its answer). On a throw,
+    /// `out` may hold part of them.
+    func write(into out: inout ByteBuffer) throws {
+        func number(_ value: Double, _ key: String) throws {
             guard let text = JSONText.number(value) else {
                 throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "\(key) is not finite"))
             }
-            return text
+            out.writeString(text)
         }
-        func point(_ p: Point, _ key: String) throws -> String {
-            "{\"x\":" + (try number(p.x, key)) + ",\"y\":" + (try number(p.y, key)) + "}"
+        func point(_ p: Point, _ key: String) throws {
+            out.writeStaticString("{\"x\":")
+            try number(p.x, key)
+            out.writeStaticString(",\"y\":")
+            try number(p.y, key)
+            out.writeStaticString("}")
         }
-        var out = "{\"destination\":" + (try point(destination, "destination"))
-        if let etaSeconds { out += ",\"eta_seconds\":" + (try number(etaSeconds, "eta_seconds")) }
-        out += ",\"fare_charged\":" + (try number(fareCharged, "fare_charged"))
-        out += ",\"id\":" + id.description
-        out += ",\"kind\":" + (try JSONText.string(kind))
-        if let meetingTime { out += ",\"meeting_time\":\"" + JSONText.iso8601(meetingTime) + "\"" }
-        out += ",\"origin\":" + (try point(origin, "origin"))
-        out += ",\"requested_at\":\"" + JSONText.iso8601(requestedAt) + "\""
-        out += ",\"status\":" + (try JSONText.string(status))
-        if let taxiCode { out += ",\"taxi_code\":" + (try JSONText.string(taxiCode)) }
-        out += "}"
-        return out
+        out.writeStaticString("{\"destination\":")
+        try point(destination, "destination")
+        if let etaSeconds {
+            out.writeStaticString(",\"eta_seconds\":")
+            try number(etaSeconds, "eta_seconds")
+        }
+        out.writeStaticString(",\"fare_charged\":")
+        try number(fareCharged, "fare_charged")
+        out.writeStaticString(",\"id\":")
+        out.writeString(id.description)
+        out.writeStaticString(",\"kind\":")
+        out.writeString(try JSONText.string(kind))
+        if let meetingTime {
+            out.writeStaticString(",\"meeting_time\":\"")
+            out.writeString(JSONText.iso8601(meetingTime))
+            out.writeStaticString("\"")
+        }
+        out.writeStaticString(",\"origin\":")
+        try point(origin, "origin")
+        out.writeStaticString(",\"requested_at\":\"")
+        out.writeString(JSONText.iso8601(requestedAt))
+        out.writeStaticString("\",\"status\":")
+        out.writeString(try JSONText.string(status))
+        if let taxiCode {
+            out.writeStaticString(",\"taxi_code\":")
+            out.writeString(try JSONText.string(taxiCode))
+        }
+        out.writeStaticString("}")
     }
 }

@@ -4,6 +4,7 @@ import Hummingbird
 import HTTPTypes
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
 import Synchronization
 
@@ -77,8 +78,29 @@ final class RideFastPath: ChannelDuplexHandler, RemovableChannelHandler, @unchec
     /// handler, delivers what it has read only on that event, so held parts replayed later need one of their own.
     private var unflushedReads = false
 
+    /// The context of `SocketSide`, just below the HTTP response encoder: a created ride's answer is written
+    /// there as the bytes the encoders would make of it, without going through them (nil when the pipeline has
+    /// no such encoder, and after removal; the answer then goes through the encoders).
+    private(set) var socketSide: ChannelHandlerContext?
+
     init(_ service: Service) {
         self.service = service
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        // Below the encoder, not first in the pipeline: a TLS handler there would be bypassed.
+        let pipeline = context.pipeline.syncOperations
+        guard let encoder = try? pipeline.handler(type: HTTPResponseEncoder.self) else { return }
+        let side = SocketSide()
+        guard (try? pipeline.addHandler(side, position: .before(encoder))) != nil else { return }
+        socketSide = try? pipeline.context(handler: side)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) { socketSide = nil }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        socketSide = nil
+        context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -212,9 +234,16 @@ final class RideFastPath: ChannelDuplexHandler, RemovableChannelHandler, @unchec
                         _ logger: Logger?, closes: Bool, _ context: ChannelHandlerContext) {
         let status: HTTPResponse.Status, body: ByteBuffer
         var fields = HTTPFields()
-        switch result.flatMap({ ride in Result { try RideBody(ride).json() } }) {
+        let allocator = context.channel.allocator
+        switch result.flatMap({ ride in Result { try Self.json(of: ride, allocator) } }) {
+        case .success(let json) where socketSide != nil:
+            socketSide!.writeAndFlush(NIOAny(created(json, allocator)), promise: nil)
+            service.metrics.recordRequest(route: "/v1/rides", method: "POST", status: 201,
+                                          duration: ContinuousClock.now - started)
+            next(closes: closes, context)
+            return
         case .success(let json):
-            (status, body) = (.created, context.channel.allocator.buffer(string: json))
+            (status, body) = (.created, json)
             fields[.contentType] = RideBody.contentType
         case .failure(let error):
             let problem = Problem(from: error)
@@ -231,6 +260,35 @@ final class RideFastPath: ChannelDuplexHandler, RemovableChannelHandler, @unchec
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         service.metrics.recordRequest(route: "/v1/rides", method: "POST", status: status.code,
                                       duration: ContinuousClock.now - started)
+        next(closes: closes, context)
+    }
+
+    /// The ride's answer body (`RideBody.json()`'s bytes).
+    private static func json(of ride: RideSnapshot, _ allocator: ByteBufferAllocator) throws -> ByteBuffer {
+        var body = allocator.buffer(capacity: 256)
+        try RideBody(ride).write(into: &body)
+        return body
+    }
+
+    /// A 201 with the ride's JSON as `HTTPResponseEncoder` writes it from the head `finish` would make: the same
+    /// status line and the same fields in the same order.
+    private func created(_ json: ByteBuffer, _ allocator: ByteBufferAllocator) -> ByteBuffer {
+        var buffer = allocator.buffer(capacity: 160 + json.readableBytes + service.serverName.utf8.count)
+        buffer.writeStaticString("HTTP/1.1 201 Created\r\nContent-Type: ")
+        buffer.writeString(RideBody.contentType)
+        buffer.writeStaticString("\r\nContent-Length: ")
+        buffer.writeString(String(json.readableBytes))
+        buffer.writeStaticString("\r\nDate: ")
+        buffer.writeString(HTTPDateHeader.shared.text())
+        buffer.writeStaticString("\r\nServer: ")
+        buffer.writeString(service.serverName)
+        buffer.writeStaticString("\r\n\r\n")
+        buffer.writeImmutableBuffer(json)
+        return buffer
+    }
+
+    /// After an answer: the connection closes if the request asked, or the held parts are taken.
+    private func next(closes: Bool, _ context: ChannelHandlerContext) {
         state = .idle
         defer {
             if unflushedReads {
@@ -273,4 +331,10 @@ final class HTTPDateHeader: Sendable {
             return last.text
         }
     }
+}
+
+/// A handler that does nothing, put just below a connection's HTTP response encoder so that `RideFastPath` has a
+/// context whose writes skip the HTTP encoders and nothing else.
+final class SocketSide: ChannelOutboundHandler, RemovableChannelHandler, Sendable {
+    typealias OutboundIn = IOData
 }
