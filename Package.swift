@@ -136,7 +136,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Append throughput of the command log on each storage engine (prints, asserts nothing).
-        .executableTarget(name: "store-bench", dependencies: ["DispatchCore", "DispatchService"]),
+        .executableTarget(name: "store-bench", dependencies: ["CitySim", "DispatchCore", "DispatchService"]),
         // Seeded generators and other fixtures shared by tests and benchmarks.
         .target(name: "TestSupport"),
         .testTarget(name: "DispatchCoreTests", dependencies: ["DispatchCore", "TestSupport"]),

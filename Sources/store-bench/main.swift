@@ -1,3 +1,4 @@
+import CitySim
 import DispatchCore
 import DispatchService
 import Foundation
@@ -7,6 +8,9 @@ import Foundation
 // dropped by hand: `DROP SCHEMA store_bench_… CASCADE`). Prints; asserts nothing.
 //
 //   swift build -c release --product store-bench && .build/release/store-bench postgres://citysim@127.0.0.1:5432/citysim
+//
+// `store-bench checkpoint [RIDES]`: the time of one checkpoint (encoding the host's state, storing it in memory,
+// cutting the log) with RIDES rides held (default 150,000: a 30 s run at 5,000 rides/s), 5 times.
 
 /// Appends `total` commands in batches of `batch` and returns the seconds it took.
 func time(_ store: any DispatchStore, batch: Int, total: Int, from first: Int64) async throws -> Double {
@@ -33,6 +37,32 @@ func measure(_ name: String, _ store: any DispatchStore) async throws {
         print(String(format: "%-10@ batch %4d: %6d commands in %6.2f s  %9.0f commands/s  %8.0f appends/s  %7.3f ms/append",
                      name as NSString, batch, total, seconds, Double(total) / seconds, appends / seconds, seconds * 1000 / appends))
     }
+}
+
+/// Times `DispatchHost.checkpoint()` on an in-memory store holding `rides` rides of distinct customers in the smoke
+/// scenario's city, without drivers (each ride is rejected at once and stays held: the manual clock never reaches
+/// its archiving), five times, one more ride logged before each.
+func checkpointBench(rides: Int) async throws {
+    let scenario = try Scenario.load(path: "Scenarios/smoke.yaml")
+    let host = try await DispatchHost(store: InMemoryDispatchStore(), clock: ManualClock()) { try scenario.makeDispatchCore() }
+    func ride(_ customer: Int) async throws {
+        _ = try await host.requestRide(customer: CustomerID(customer), from: Position(x: 500, y: 500),
+                                       to: Position(x: 3_500, y: 2_500), patience: 0)
+    }
+    for customer in 1...rides { try await ride(customer) }
+    for round in 1...5 {
+        try await ride(rides + round)
+        let start = ContinuousClock.now
+        guard try await host.checkpoint() != nil else { throw CocoaError(.featureUnsupported) }
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        print(String(format: "checkpoint of %d rides: %.3f s, %.2f µs per ride", rides + round, seconds, seconds * 1e6 / Double(rides + round)))
+    }
+}
+
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "checkpoint" {
+    try await checkpointBench(rides: CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 150_000 : 150_000)
+    exit(0)
 }
 
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-bench-\(UUID().uuidString)")

@@ -41,9 +41,11 @@ final class ByteSink {
     func fixed64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
 
     func string(_ value: String) {
-        let utf8 = Array(value.utf8)
-        varint(UInt64(utf8.count))
-        bytes += utf8
+        var value = value
+        value.withUTF8 { utf8 in
+            varint(UInt64(utf8.count))
+            bytes.append(contentsOf: utf8)
+        }
     }
 }
 
@@ -54,24 +56,25 @@ private protocol PrimitiveWriter {
 }
 
 extension PrimitiveWriter {
+    /// A value of a primitive type written as the format says, anything else through its own `encode(to:)`.
+    /// The type is told by comparing metatypes (a pointer comparison each), not by `as?` casts: a checkpoint
+    /// writes millions of values, most of them nested structs that a chain of failing casts tried one by one.
     func write<T: Encodable>(_ value: T) throws {
-        switch value {  // the most frequent types of a snapshot first
-        case let v as Double: sink.fixed64(v.bitPattern)
-        case let v as Int: sink.signed(Int64(v))
-        case let v as Bool: sink.bytes.append(v ? 1 : 0)
-        case let v as String: sink.string(v)
-        case let v as Float: sink.fixed64(UInt64(v.bitPattern))
-        case let v as Int8: sink.signed(Int64(v))
-        case let v as Int16: sink.signed(Int64(v))
-        case let v as Int32: sink.signed(Int64(v))
-        case let v as Int64: sink.signed(v)
-        case let v as UInt: sink.varint(UInt64(v))
-        case let v as UInt8: sink.varint(UInt64(v))
-        case let v as UInt16: sink.varint(UInt64(v))
-        case let v as UInt32: sink.varint(UInt64(v))
-        case let v as UInt64: sink.varint(v)
-        default: try value.encode(to: BinaryEncoding(sink: sink, codingPath: codingPath))
-        }
+        if T.self == Double.self { sink.fixed64(unsafeBitCast(value, to: Double.self).bitPattern) }
+        else if T.self == Int.self { sink.signed(Int64(unsafeBitCast(value, to: Int.self))) }
+        else if T.self == Bool.self { sink.bytes.append(unsafeBitCast(value, to: Bool.self) ? 1 : 0) }
+        else if T.self == String.self { sink.string(unsafeBitCast(value, to: String.self)) }
+        else if T.self == Float.self { sink.fixed64(UInt64(unsafeBitCast(value, to: Float.self).bitPattern)) }
+        else if T.self == Int8.self { sink.signed(Int64(unsafeBitCast(value, to: Int8.self))) }
+        else if T.self == Int16.self { sink.signed(Int64(unsafeBitCast(value, to: Int16.self))) }
+        else if T.self == Int32.self { sink.signed(Int64(unsafeBitCast(value, to: Int32.self))) }
+        else if T.self == Int64.self { sink.signed(unsafeBitCast(value, to: Int64.self)) }
+        else if T.self == UInt.self { sink.varint(UInt64(unsafeBitCast(value, to: UInt.self))) }
+        else if T.self == UInt8.self { sink.varint(UInt64(unsafeBitCast(value, to: UInt8.self))) }
+        else if T.self == UInt16.self { sink.varint(UInt64(unsafeBitCast(value, to: UInt16.self))) }
+        else if T.self == UInt32.self { sink.varint(UInt64(unsafeBitCast(value, to: UInt32.self))) }
+        else if T.self == UInt64.self { sink.varint(unsafeBitCast(value, to: UInt64.self)) }
+        else { try value.encode(to: BinaryEncoding(sink: sink, codingPath: codingPath)) }
     }
 }
 
