@@ -24,8 +24,12 @@ func time(_ store: any DispatchStore, batch: Int, total: Int, from first: Int64)
         sequence += Int64(batch)
         try await store.append(commands)
     }
-    let elapsed = ContinuousClock.now - start
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    return seconds(ContinuousClock.now - start)
+}
+
+/// A duration in seconds.
+func seconds(_ elapsed: Duration) -> Double {
+    Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 }
 
 func measure(_ name: String, _ store: any DispatchStore) async throws {
@@ -53,15 +57,22 @@ func checkpointBench(rides: Int) async throws {
     for round in 1...5 {
         try await ride(rides + round)
         let start = ContinuousClock.now
-        guard try await host.checkpoint() != nil else { throw CocoaError(.featureUnsupported) }
-        let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        print(String(format: "checkpoint of %d rides: %.3f s, %.2f µs per ride", rides + round, seconds, seconds * 1e6 / Double(rides + round)))
+        guard try await host.checkpoint() != nil else {
+            FileHandle.standardError.write(Data("store-bench: the host took no checkpoint\n".utf8))
+            exit(1)
+        }
+        let took = seconds(ContinuousClock.now - start)
+        print(String(format: "checkpoint of %d rides: %.3f s, %.2f µs per ride", rides + round, took, took * 1e6 / Double(rides + round)))
     }
 }
 
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "checkpoint" {
-    try await checkpointBench(rides: CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 150_000 : 150_000)
+    let given = CommandLine.arguments.dropFirst(2).first
+    guard let rides = given.map({ Int($0) }) ?? 150_000, rides > 0 else {
+        FileHandle.standardError.write(Data("store-bench checkpoint: RIDES must be a whole number above 0, not \(given!)\n".utf8))
+        exit(2)
+    }
+    try await checkpointBench(rides: rides)
     exit(0)
 }
 
