@@ -73,6 +73,35 @@ import Testing
         #expect(try CompactBinaryDecoder().decode(Ordered.self, from: bytes) == Ordered())
     }
 
+    /// The encoder writes the checkpoint's most frequent values by hand (identifiers, positions, the ledger's
+    /// rides). Nested, where the hand-written form is used, each must be the bytes its own `Codable` writes at
+    /// the top level, where it is not: a field written in another order, or one left out, fails here.
+    @Test func valuesWrittenByHandAreTheBytesTheirCodableWrites() throws {
+        func expectSameBytes<T: Codable & Equatable>(_ value: T) throws {
+            let synthesized = try CompactBinaryEncoder().encode(value)
+            let nested = try CompactBinaryEncoder().encode([value])
+            #expect(Array(nested.dropFirst(4)) == synthesized, "\(T.self): \(nested) against \(synthesized)")
+            #expect(try CompactBinaryDecoder().decode([T].self, from: nested) == [value])
+        }
+        try expectSameBytes(RequestID(-70_000))
+        try expectSameBytes(CustomerID(1 << 40))
+        try expectSameBytes(DriverID(300))
+        try expectSameBytes(Position(x: -0.5, y: 1e9))
+        let bare = RideLedger.Ride(id: RequestID(11), customer: CustomerID(12), origin: Position(x: 1, y: 2),
+                                   destination: Position(x: 3, y: 4), requestedAt: 5, meetingTime: nil)
+        try expectSameBytes(bare)
+        var full = RideLedger.Ride(id: RequestID(21), customer: CustomerID(22), origin: Position(x: 1.25, y: 2.5),
+                                   destination: Position(x: 3.75, y: -4), requestedAt: 6.5, meetingTime: 7.25)
+        full.taxiCode = "TX-ä 9"
+        full.etaSeconds = 8.5
+        full.notifiedAt = 9.75
+        full.fareCharged = 10.125
+        full.servedBy = DriverID(23)
+        full.pickedUpAt = 11.5
+        full.completedAt = 12.75
+        try expectSameBytes(full)
+    }
+
     /// A dictionary keyed by `String` needs its keys, which the compact form does not write: refused when read.
     @Test func aStringKeyedDictionaryIsRefused() throws {
         let bytes = try CompactBinaryEncoder().encode(["a": 1, "b": 2])
