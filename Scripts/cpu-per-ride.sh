@@ -16,13 +16,15 @@
 #   LOAD_BIN=/tmp/old/citysim Scripts/cpu-per-ride.sh old-client BIN   # another build's `citysim load` as the client
 #   DB_DIR=/dev/shm Scripts/cpu-per-ride.sh shm BIN   # database on tmpfs: fdatasync costs nothing and waits for no
 #     disk, so other processes' I/O does not change the batching (a diagnostic, not a durable figure)
+#   SERVE_CONFIG=/tmp/old-tree/Scenarios/service-load.yaml LOAD_BIN=.build/release/citysim Scripts/cpu-per-ride.sh old /tmp/old/citysim
+#     # an older build's server with its own config file (before Service/ existed), under this build's client
 set -uo pipefail
 cd "$(dirname "$0")/.."
 LABEL=${1:-run}; BIN=${2:-.build/release/citysim}
 PORT=${PORT:-18401}; RATE=${RATE-5000}; SECONDS_=${SECONDS_:-30}; CLIENTS=${CLIENTS:-500}
 W=$(mktemp -d "${DB_DIR:-/tmp}/citysim-cpu.XXXXXX")
 LA0=$(cut -d' ' -f1 /proc/loadavg)
-"$BIN" serve --config Service/service-load.yaml --database "$W/service.sqlite" --port "$PORT" --clock-speed 1 >"$W/serve.log" 2>&1 &
+"$BIN" serve --config "${SERVE_CONFIG:-Service/service-load.yaml}" --database "$W/service.sqlite" --port "$PORT" --clock-speed 1 >"$W/serve.log" 2>&1 &
 S=$!
 trap 'kill $S 2>/dev/null; rm -rf "$W"' EXIT
 for _ in $(seq 1 200); do curl -sf "http://127.0.0.1:$PORT/health" >/dev/null 2>&1 && break; sleep 0.1; done
