@@ -51,18 +51,19 @@ extension DispatchCore {
     /// deadline). Past it, a customer who had patience (or a reservation) has expired; one
     /// with zero patience is answered "no taxi" at once.
     func noTaxiNow(_ slot: Int32, effects: inout [Effect]) {
-        let request = requests[Int(slot)]
-        if now < request.patienceDeadline {
-            if request.toldWaitingUntil != request.patienceDeadline {
-                requests[Int(slot)].toldWaitingUntil = request.patienceDeadline
-                effects.append(.waitingForTaxi(request.id, until: request.patienceDeadline))
+        let s = Int(slot)  // fields read in place: a copy of the whole record costs a memmove and a retain
+        let deadline = requests[s].patienceDeadline
+        if now < deadline {
+            if requests[s].toldWaitingUntil != deadline {
+                requests[s].toldWaitingUntil = deadline
+                effects.append(.waitingForTaxi(requests[s].id, until: deadline))
             }
             wait(slot)
-        } else if request.isReservation || request.patienceDeadline > request.requestedAt {
+        } else if requests[s].isReservation || deadline > requests[s].requestedAt {
             expire(slot, effects: &effects)
         } else {
             finish(slot, as: .rejected)
-            effects.append(.noTaxiAvailable(request.id, request.customer))
+            effects.append(.noTaxiAvailable(requests[s].id, requests[s].customer))
         }
     }
 

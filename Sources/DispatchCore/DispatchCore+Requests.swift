@@ -10,6 +10,14 @@ extension DispatchCore {
         if let open = openRequestOfCustomer[customer] {  // D12
             throw .customerHasOpenRequest(customer, open: open)
         }
+        // D7: a customer who will not wait, with no taxi available at all, is told "no taxi" at once. A policy
+        // chooses only among available taxis, so `dispatch` would come to the same end; the request ends
+        // here without a record made and dropped (three in four requests of a saturated city end so).
+        if patience == 0, index.count == 0 {
+            directory.add(id, at: keepEnded(customer: customer, servedBy: -1, status: .rejected))
+            effects.append(.noTaxiAvailable(id, customer))
+            return
+        }
         let slot = addRequest(RequestRecord(
             id: id, customer: customer, origin: origin, destination: destination, originZone: zone,
             requestedAt: now, meetingTime: nil, status: .pending, patienceDeadline: now + patience))
@@ -190,8 +198,13 @@ extension DispatchCore {
         requests[s].status = status
         requests[s].excluded = []
         if openRequestOfCustomer[customer] == id { openRequestOfCustomer[customer] = nil }
-        directory.move(id, to: RequestDirectory.ended(ended.count))
-        ended.append(EndedRequest(customer: customer, servedBy: servedBy, status: status))
+        directory.move(id, to: keepEnded(customer: customer, servedBy: servedBy, status: status))
         endedSlots += 1
+    }
+
+    /// Keeps what is left to know of a request that ends (`EndedRequest`) and returns where it is filed.
+    private func keepEnded(customer: CustomerID, servedBy: Int32, status: RequestStatus) -> RequestDirectory.Location {
+        ended.append(EndedRequest(customer: customer, servedBy: servedBy, status: status))
+        return RequestDirectory.ended(ended.count - 1)
     }
 }

@@ -53,11 +53,13 @@ import Testing
             try f.send(.requestRide(RequestID(id), customer: CustomerID(customer), origin: point(600, 600),
                                     destination: point(1500, 500), patience: 3600))
         }
-        // 1,500 requests end while they wait (no taxi free: "no taxi" at once), so the live table is
-        // compacted under them, at the 1,024th ended record.
+        // 1,500 requests end while they wait (each waits too, then its customer cancels), so the live table
+        // is compacted under them, at the 1,024th ended record. (A zero-patience request with no taxi free
+        // would end before it opens, and leave no record in the live table.)
         for id in 3001...4500 {
             try f.send(.requestRide(RequestID(id), customer: CustomerID(id), origin: point(600, 600),
-                                    destination: point(1500, 500), patience: 0))
+                                    destination: point(1500, 500), patience: 3600))
+            try f.send(.cancel(RequestID(id), by: CustomerID(id)))
         }
         #expect(f.core.requestCount == 1504 && f.core.requests.count == 480 && f.core.endedSlots == 476)
         #expect(f.core.invariantViolations().isEmpty)
@@ -73,7 +75,7 @@ import Testing
         // Archiving 1,024 of the ended requests compacts the ended table as well.
         for id in 3001...4024 { try f.core.archive(RequestID(id)) }
         #expect(f.core.ended.count == 477 && f.core.archivedEnded == 0 && f.core.requestCount == 480)
-        #expect(f.core.status(of: RequestID(4500)) == .rejected && f.core.status(of: RequestID(2000)) == .completed)
+        #expect(f.core.status(of: RequestID(4500)) == .cancelled && f.core.status(of: RequestID(2000)) == .completed)
         #expect(f.core.invariantViolations().isEmpty)
     }
 

@@ -151,6 +151,33 @@ import Testing
     #expect(f.status(request: 1) == .rejected)
 }
 
+@Test func aRequestTurnedDownWithNoTaxiAvailableEndsAsOneThePolicyTurnedDown() throws {
+    // D7, D12: with zero patience and no taxi available the request ends at once, before it opens; one
+    // turned down after its only taxi declined went through the policy. Both must end the same way.
+    let direct = try Fixture(), throughPolicy = try Fixture()
+    try direct.addDriver(1, at: point(100, 100), available: false)
+    try throughPolicy.addDriver(1, at: point(100, 100))
+    #expect(try direct.request(1, from: point(500, 500)) == [.noTaxiAvailable(RequestID(1), CustomerID(1))])
+    #expect(try throughPolicy.request(1, from: point(500, 500)).offers.map(\.driver) == [DriverID(1)])
+    #expect(try throughPolicy.send(.decline(DriverID(1), RequestID(1))) == [.noTaxiAvailable(RequestID(1), CustomerID(1))])
+    for f in [direct, throughPolicy] {
+        #expect(f.status(request: 1) == .rejected)
+        #expect(f.core.requestCount == 1)
+        f.expectRefused(.requestRide(RequestID(1), customer: CustomerID(9), origin: point(500, 500),
+                                     destination: point(7000, 7000), patience: 0), with: .duplicateRequest(RequestID(1)))
+        f.expectRefused(.cancel(RequestID(1), by: CustomerID(1)),
+                        with: .illegalRequestTransition(RequestID(1), state: .rejected, command: "be cancelled"))
+        f.expectRefused(.report(.customer(CustomerID(1)), RequestID(1)),
+                        with: .reportNotAllowed(RequestID(1), reason: "the ride has not ended"))
+        // D12: the customer is free to ask again.
+        #expect(try f.request(2, customer: 1, from: point(500, 500)) == [.noTaxiAvailable(RequestID(2), CustomerID(1))])
+        try f.core.archive(RequestID(1))
+        #expect(f.core.status(of: RequestID(1)) == nil)
+        #expect(f.core.invariantViolations().isEmpty)
+    }
+    #expect(direct.core.allRequests.map(\.1) == throughPolicy.core.allRequests.map(\.1))
+}
+
 @Test func aPatientCustomerWaitsAndIsServedWhenATaxiTurnsAvailable() throws {
     // D7: patience > 0
     let f = try Fixture()
