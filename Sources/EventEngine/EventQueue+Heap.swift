@@ -91,6 +91,10 @@ extension EventQueue {
             precondition(key.sequence < nextSequence, "sequence number \(key.sequence) not yet issued")
             if index > timelineHead { precondition(timeline[index - 1].key.runsBefore(key), "timeline order broken at \(index)") }
         }
+        if let key = streamNext?.key {
+            precondition(key.time.isFinite && key.time >= clock, "pending stream event at \(key.time) before now \(clock)")
+            precondition(key.sequence < nextSequence, "sequence number \(key.sequence) not yet issued")
+        }
         _checkBucketInvariants()
     }
 }

@@ -36,7 +36,9 @@
 /// Events known in bulk up front (a day's shift starts and ends) can go into a
 /// sorted *timeline* beside the heap instead (``scheduleTimeline(_:)``): they
 /// leave in exactly the same order as if each had been scheduled alone, but
-/// they do not deepen the heap that every other event sifts through.
+/// they do not deepen the heap that every other event sifts through. Likewise
+/// the one pending event of a *stream* (``scheduleInStream(_:at:priority:)``:
+/// an arrival process, whose each event schedules the next) waits beside them.
 public struct EventQueue<Payload> {
     /// One pending event: its ordering key and what the host attached to it.
     @usableFromInline
@@ -73,6 +75,8 @@ public struct EventQueue<Payload> {
     @usableFromInline var timeline: ContiguousArray<Entry>
     /// The next pending timeline entry.
     @usableFromInline var timelineHead: Int
+    /// The pending event of the stream (``scheduleInStream(_:at:priority:)``), nil when none is.
+    @usableFromInline var streamNext: Entry?
     /// Sequence number for the next scheduled event.
     @usableFromInline var nextSequence: UInt64
     /// Backing store of ``now``.
@@ -96,6 +100,7 @@ public struct EventQueue<Payload> {
         beyondFirstBucket = .infinity
         timeline = []
         timelineHead = 0
+        streamNext = nil
         nextSequence = 0
         clock = startTime
     }
@@ -108,21 +113,25 @@ public struct EventQueue<Payload> {
     ///
     /// - Complexity: O(1)
     @inlinable
-    public var count: Int { entries.count &+ ringCount &+ beyond.count &+ timeline.count &- timelineHead }
+    public var count: Int {
+        entries.count &+ ringCount &+ beyond.count &+ timeline.count &- timelineHead &+ (streamNext == nil ? 0 : 1)
+    }
 
     /// Whether no event is pending.
     ///
     /// - Complexity: O(1)
     @inlinable
-    public var isEmpty: Bool { entries.isEmpty && timelineHead == timeline.count }
+    public var isEmpty: Bool { entries.isEmpty && timelineHead == timeline.count && streamNext == nil }
 
     /// The time of the event ``popNext()`` would return, or `nil` when empty.
     ///
     /// - Complexity: O(1)
     @inlinable
     public var peekTime: Double? {
-        guard timelineHead < timeline.count else { return entries.first?.key.time }
-        return min(timeline[timelineHead].key.time, entries.first?.key.time ?? .infinity)
+        var next = entries.first?.key.time
+        if timelineHead < timeline.count { next = min(timeline[timelineHead].key.time, next ?? .infinity) }
+        if let streamNext { next = min(streamNext.key.time, next ?? .infinity) }
+        return next
     }
 
     /// The number of events scheduled so far, popped or not.
@@ -226,6 +235,12 @@ public struct EventQueue<Payload> {
     /// - Complexity: O(log₄ n)
     @inlinable
     public mutating func popNext() -> (time: Double, payload: Payload)? {
+        if let stream = streamNext, entries.isEmpty || stream.key.runsBefore(entries[0].key),
+           timelineHead == timeline.count || stream.key.runsBefore(timeline[timelineHead].key) {
+            streamNext = nil
+            clock = stream.key.time
+            return (stream.key.time, stream.payload)
+        }
         if timelineHead < timeline.count, entries.isEmpty || timeline[timelineHead].key.runsBefore(entries[0].key) {
             let entry = timeline[timelineHead]
             timelineHead &+= 1

@@ -42,7 +42,7 @@ extension CitySimulation {
     private func customerArrives() throws {
         if let customerFeed {
             let customer = try customerFeed.next()
-            if let next = customer.nextArrival { schedule(.arrival, at: next) }
+            if let next = customer.nextArrival { schedule(.arrival, at: next, arrival: true) }
             admit(customer.draw, customer.ride, originZone: customer.originZone)
             return
         }
@@ -50,7 +50,7 @@ extension CitySimulation {
         // The customer first, then the gap to the next one: the order the load generator draws in.
         let draw = try CustomerDraw(at: now, customerParameters, city: city, arrivals: arrivalsRandom,
                                     places: placesRandom, reservations: reservationsRandom, patienceRandom: patienceRandom)
-        if let next = demand.nextArrival(after: now, horizon: horizon, arrivalsRandom) { schedule(.arrival, at: next) }
+        if let next = demand.nextArrival(after: now, horizon: horizon, arrivalsRandom) { schedule(.arrival, at: next, arrival: true) }
         admit(draw, RideDraw(rideParameters, ridesRandom), originZone: city.zoneIndex(of: draw.origin))
     }
 
@@ -73,7 +73,7 @@ extension CitySimulation {
         let draw = CustomerDraw(at: events.now, origin: trip.origin, destination: trip.destination, customerParameters,
                                 arrivals: arrivalsRandom, reservations: reservationsRandom, patienceRandom: patienceRandom)
         nextTrip = realDemand.next(after: events.now, arrivals: arrivalsRandom, places: placesRandom)
-        if let nextTrip { schedule(.tracedArrival, at: nextTrip.time) }
+        if let nextTrip { schedule(.tracedArrival, at: nextTrip.time, arrival: true) }
         admit(draw, RideDraw(rideParameters, ridesRandom), originZone: city.zoneIndex(of: draw.origin))
     }
 

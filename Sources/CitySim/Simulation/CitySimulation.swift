@@ -156,9 +156,9 @@ public final class CitySimulation {
         try setUpFleet()
         if let realDemand {
             nextTrip = realDemand.next(after: 0, arrivals: arrivalsRandom, places: placesRandom)
-            if let nextTrip { schedule(.tracedArrival, at: nextTrip.time) }
+            if let nextTrip { schedule(.tracedArrival, at: nextTrip.time, arrival: true) }
         } else if let first = demand.nextArrival(after: 0, horizon: horizon, arrivalsRandom) {
-            schedule(.arrival, at: first)
+            schedule(.arrival, at: first, arrival: true)
             customerFeed = try makeCustomerFeed(firstArrival: first)
         }
         if let first = plannerDemand?.legs.first { schedule(.plannerLeg, at: first.bookAt) }
@@ -181,9 +181,17 @@ public final class CitySimulation {
 
     // MARK: - Scheduling
 
-    func schedule(_ event: SimEvent, at time: Double, priority: Int = 0) {
+    /// `arrival: true` for the next customer of the arrival process, which has one pending at a time: it
+    /// waits in the queue's stream (`EventQueue.scheduleInStream`), in the same order.
+    func schedule(_ event: SimEvent, at time: Double, priority: Int = 0, arrival: Bool = false) {
         guard time < horizon else { return }
-        do { try events.schedule(event, at: max(time, events.now), priority: priority) } catch {
+        do {
+            if arrival {
+                try events.scheduleInStream(event, at: max(time, events.now), priority: priority)
+            } else {
+                try events.schedule(event, at: max(time, events.now), priority: priority)
+            }
+        } catch {
             preconditionFailure("the simulator scheduled an invalid time: \(error)")
         }
     }
