@@ -88,21 +88,35 @@ struct RunCommand: ParsableCommand {
         simulation.checksInvariants = checkInvariants
         if trace { simulation.tracer = TraceRecorder() }
         let target = replications == 1 ? folder : folder.appendingPathComponent("replication-\(replication)")
-        // rides.csv is written on a second thread while the summary is computed (not when checking
-        // invariants: a run that fails them leaves no files, as before).
-        let ridesAlongside = outputs == .all && !checkInvariants ? ResultWriter.ridesCSVWriter(into: target) : nil
-        var result = try attempt("replication \(replication)", status: ExitStatus.failed) {
-            try simulation.run(alongsideSummary: ridesAlongside)
+        func write(_ measured: RunResult, ridesWritten: Bool) throws -> RunResult {
+            var result = measured
+            result.summary.commit = ToolVersion.recordedCommit
+            try attempt("writing \(target.path)", status: ExitStatus.failed) {
+                try ResultWriter.write(result, to: target, outputs: outputs, ridesWritten: ridesWritten)
+            }
+            return result
+        }
+        var result: RunResult
+        if checkInvariants {
+            // A run that fails its invariants leaves no files.
+            result = try attempt("replication \(replication)", status: ExitStatus.failed) { try simulation.run() }
+            if !simulation.invariantProblems.isEmpty {
+                throw failure("invariant violations:\n" + simulation.invariantProblems.prefix(20).joined(separator: "\n"),
+                              status: ExitStatus.invariantViolated)
+            }
+            result = try write(result, ridesWritten: false)
+        } else {
+            // rides.csv is written on a second thread while the summary is computed and the other files written.
+            let ridesAlongside = outputs == .all ? ResultWriter.ridesCSVWriter(into: target) : nil
+            var written: RunResult?
+            result = try attempt("replication \(replication)", status: ExitStatus.failed) {
+                try simulation.run(alongsideSummary: ridesAlongside) { written = try write($0, ridesWritten: ridesAlongside != nil) }
+            }
+            result = written ?? result
         }
         progress(loaded.durationHours * 3600)
-        result.summary.commit = ToolVersion.recordedCommit
-        if checkInvariants, !simulation.invariantProblems.isEmpty {
-            throw failure("invariant violations:\n" + simulation.invariantProblems.prefix(20).joined(separator: "\n"),
-                          status: ExitStatus.invariantViolated)
-        }
-        try attempt("writing \(target.path)", status: ExitStatus.failed) {
-            try ResultWriter.write(result, to: target, outputs: outputs, ridesWritten: ridesAlongside != nil)
-            if let tracer = simulation.tracer { try TraceFiles.write(tracer, of: simulation, to: target) }
+        if let tracer = simulation.tracer {
+            try attempt("writing \(target.path)", status: ExitStatus.failed) { try TraceFiles.write(tracer, of: simulation, to: target) }
         }
         var line = ""
         if let tracer = simulation.tracer {

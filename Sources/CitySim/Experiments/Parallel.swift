@@ -47,10 +47,10 @@ private final class ParallelBox<T>: @unchecked Sendable {
 
 /// Runs `side` on a second thread while `main` runs on this one, and returns `main`'s result once both
 /// have finished; with no `side`, just `main`. A run writes `rides.csv` this way while it computes its
-/// summary, so the two cores share the work that follows the event loop.
-/// - Throws: `side`'s error, once both have finished.
-func alongside<T>(_ side: (@Sendable () throws -> Void)?, _ main: () -> T) throws -> T {
-    guard let side else { return main() }
+/// summary and writes its other files, so the two cores share the work that follows the event loop.
+/// - Throws: `main`'s error, else `side`'s, once both have finished.
+func alongside<T>(_ side: (@Sendable () throws -> Void)?, _ main: () throws -> T) throws -> T {
+    guard let side else { return try main() }
     let box = ParallelBox<Void>(0)  // only its lock and error
     let group = DispatchGroup()
     group.enter()
@@ -60,8 +60,9 @@ func alongside<T>(_ side: (@Sendable () throws -> Void)?, _ main: () -> T) throw
     }
     thread.stackSize = 16 << 20
     thread.start()
-    let value = main()
+    let value = Result { try main() }
     group.wait()
+    if case .failure(let error) = value { throw error }
     if let error = box.lock.withLock({ box.error }) { throw error }
-    return value
+    return try value.get()
 }

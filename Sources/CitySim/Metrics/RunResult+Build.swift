@@ -1,9 +1,8 @@
 import DispatchCore
 
 extension RunResult {
-    /// Measures a finished simulation; `side`, if given, gets the ride rows and the road network on a
-    /// second thread while the summary is computed (`CitySimulation.run(alongsideSummary:)`).
-    init(simulation sim: CitySimulation, wallSeconds: Double, alongside side: RideRowsConsumer? = nil) throws {
+    /// Measures a finished simulation.
+    init(simulation sim: CitySimulation, wallSeconds: Double) {
         let rideRows = RideRows(records: sim.rides.records)
         let driverRows = sim.drivers.map { d in
             DriverRow(id: d.id.rawValue, rides: d.rides, earnings: d.earnings, shiftHours: d.shiftSeconds / 3600,
@@ -13,12 +12,7 @@ extension RunResult {
         drivers = driverRows
         city = sim.city.geometry
         roads = sim.city.roads?.graph
-        let roads = roads
-        var handOver: (@Sendable () throws -> Void)? = nil
-        if let side { handOver = { try side(rideRows, roads) } }
-        summary = try CitySim.alongside(handOver) {
-            Self.summarize(sim, rides: rideRows, drivers: driverRows, wallSeconds: wallSeconds)
-        }
+        summary = Self.summarize(sim, rides: rideRows, drivers: driverRows, wallSeconds: wallSeconds)
     }
 
     private static func summarize(_ sim: CitySimulation, rides allRides: RideRows, drivers: [DriverRow],

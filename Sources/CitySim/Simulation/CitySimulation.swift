@@ -124,9 +124,12 @@ public final class CitySimulation {
 
     /// Runs the scenario to its horizon and returns what was measured.
     ///
-    /// - Parameter alongsideSummary: given the ride rows on a second thread while the summary is
-    ///   computed (for example `ResultWriter.ridesCSVWriter(into:)`); its error is thrown.
-    public func run(alongsideSummary: RideRowsConsumer? = nil) throws -> RunResult {
+    /// - Parameters:
+    ///   - alongsideSummary: given the ride rows on a second thread while the summary is computed and
+    ///     `then` runs (for example `ResultWriter.ridesCSVWriter(into:)`); its error is thrown.
+    ///   - then: given the result on this thread as soon as it is measured, while `alongsideSummary` may
+    ///     still run (for example writing the other files); its error is thrown.
+    public func run(alongsideSummary: RideRowsConsumer? = nil, then: ((RunResult) throws -> Void)? = nil) throws -> RunResult {
         let started = Date()
         defer {  // a run that throws leaves no helper waiting (a finished one has let them go already)
             customerFeed?.stop()
@@ -137,7 +140,14 @@ public final class CitySimulation {
         if checksInvariants { invariantProblems += core.invariantViolations().map { "at the end: \($0)" } }
         closeBooks()
         let wall = Date().timeIntervalSince(started)
-        return try RunResult(simulation: self, wallSeconds: wall, alongside: alongsideSummary)
+        let rows = RunResult.RideRows(records: rides.records), roads = city.roads?.graph
+        var handOver: (@Sendable () throws -> Void)? = nil
+        if let alongsideSummary { handOver = { try alongsideSummary(rows, roads) } }
+        return try alongside(handOver) {
+            let result = RunResult(simulation: self, wallSeconds: wall)
+            try then?(result)
+            return result
+        }
     }
 
     deinit {
