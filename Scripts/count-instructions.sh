@@ -26,6 +26,6 @@ valgrind --tool=callgrind --collect-atstart=no --toggle-collect='citysim_gate_me
 callgrind_annotate --inclusive=yes --threshold=100 "$W/callgrind.out" 2>/dev/null | awk '
 /PROGRAM TOTALS/ { gsub(",", "", $1); total = $1 }
 /A10SimulationC5beginyyKF/ { gsub(",", "", $1); setup = $1 }
-/RunResultV10simulation11wallSeconds9alongside/ { gsub(",", "", $1); if ($1 > summary) summary = $1 }
+/RunResultV10simulation11wallSeconds/ { gsub(",", "", $1); if ($1 > summary) summary = $1 }
 END { printf "instructions: total %.1f M = set-up %.1f M + loop %.1f M + summary %.1f M\n",
              total / 1e6, setup / 1e6, (total - setup - summary) / 1e6, summary / 1e6 }'
