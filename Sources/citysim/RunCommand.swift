@@ -106,11 +106,12 @@ struct RunCommand: ParsableCommand {
             }
             result = try write(result, ridesWritten: false)
         } else {
-            // rides.csv is written on a second thread while the summary is computed and the other files written.
-            let ridesAlongside = outputs == .all ? ResultWriter.ridesCSVWriter(into: target) : nil
+            // rides.csv is written on a helper thread while the run goes on, its last rows while the summary is
+            // computed and the other files written.
+            let ridesStream = outputs == .all ? ResultWriter.RidesCSVFile(into: target) : nil
             var written: RunResult?
             result = try attempt("replication \(replication)", status: ExitStatus.failed) {
-                try simulation.run(alongsideSummary: ridesAlongside) { written = try write($0, ridesWritten: ridesAlongside != nil) }
+                try simulation.run(streamingRidesTo: ridesStream) { written = try write($0, ridesWritten: ridesStream != nil) }
             }
             result = written ?? result
         }

@@ -63,7 +63,7 @@ import Testing
         let drivers = result.drivers.map {
             RunResult.DriverRow(id: $0.id, rides: 0, earnings: 0, shiftHours: $0.shiftHours, busyHours: 0, queueWaitHours: 0)
         }
-        return RunResult(summary: summary, rides: .init(records: []), drivers: drivers, city: result.city)
+        return RunResult(summary: summary, rides: .init(records: RideLog().sealedRecords()), drivers: drivers, city: result.city)
     }
 
     static func count(_ needle: String, in text: String) -> Int {

@@ -45,24 +45,3 @@ private final class ParallelBox<T>: @unchecked Sendable {
     init(_ count: Int) { results = Array(repeating: nil, count: count) }
 }
 
-/// Runs `side` on a second thread while `main` runs on this one, and returns `main`'s result once both
-/// have finished; with no `side`, just `main`. A run writes `rides.csv` this way while it computes its
-/// summary and writes its other files, so the two cores share the work that follows the event loop.
-/// - Throws: `main`'s error, else `side`'s, once both have finished.
-func alongside<T>(_ side: (@Sendable () throws -> Void)?, _ main: () throws -> T) throws -> T {
-    guard let side else { return try main() }
-    let box = ParallelBox<Void>(0)  // only its lock and error
-    let group = DispatchGroup()
-    group.enter()
-    let thread = Thread {
-        defer { group.leave() }
-        do { try side() } catch { box.lock.withLock { box.error = error } }
-    }
-    thread.stackSize = 16 << 20
-    thread.start()
-    let value = Result { try main() }
-    group.wait()
-    if case .failure(let error) = value { throw error }
-    if let error = box.lock.withLock({ box.error }) { throw error }
-    return try value.get()
-}

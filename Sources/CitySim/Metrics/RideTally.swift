@@ -36,7 +36,7 @@ struct RideTally {
 
     /// Tallies `records` (request ids in order) of a run with `hours` hours, `zones` zones and the window
     /// starting at `warmup` seconds.
-    init(_ records: [RideRecord], hours: Int, zones: Int, warmup: Double) {
+    init(_ records: RideLog.Sealed, hours: Int, zones: Int, warmup: Double) {
         self.hours = Array(repeating: HourTally(), count: hours)
         self.zones = Array(repeating: ZoneTally(), count: zones)
         hourWaits = Array(repeating: [], count: hours)

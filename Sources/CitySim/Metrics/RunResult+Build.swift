@@ -3,7 +3,7 @@ import DispatchCore
 extension RunResult {
     /// Measures a finished simulation.
     init(simulation sim: CitySimulation, wallSeconds: Double) {
-        let rideRows = RideRows(records: sim.rides.records)
+        let rideRows = RideRows(records: sim.rides.records.sealedRecords())
         let driverRows = sim.drivers.map { d in
             DriverRow(id: d.id.rawValue, rides: d.rides, earnings: d.earnings, shiftHours: d.shiftSeconds / 3600,
                       busyHours: d.busySeconds / 3600, queueWaitHours: d.queueSeconds / 3600)
@@ -18,7 +18,7 @@ extension RunResult {
     private static func summarize(_ sim: CitySimulation, rides allRides: RideRows, drivers: [DriverRow],
                                   wallSeconds: Double) -> RunSummary {
         let hours = Int(sim.scenario.durationHours.rounded(.up))
-        let tally = RideTally(sim.rides.records, hours: hours, zones: sim.city.geometry.zoneCount, warmup: sim.warmup)
+        let tally = RideTally(allRides.records, hours: hours, zones: sim.city.geometry.zoneCount, warmup: sim.warmup)
         var counts = tally.counts
         counts.refusedOpenRequest = sim.refusedOpenRequest
         if sim.scenario.demand.odMatrix?.zones != nil {

@@ -1,9 +1,21 @@
 import DispatchCore
 import RoadNetwork
 
-/// Work a run hands its finished ride rows (and the road network of a road city) to while it computes
-/// its summary: `ResultWriter.ridesCSVWriter(into:)` writes `rides.csv` with it.
-public typealias RideRowsConsumer = @Sendable (RunResult.RideRows, RoadGraph?) throws -> Void
+/// Takes a run's ride rows in id order while the run goes on, on a thread of its own (`RidesAside`), each
+/// row once it can no longer change: `ResultWriter.RidesCSVFile` writes `rides.csv` with it.
+///
+/// Invariant (the run's side): `start` first, on the run's thread, before the loop; then `write` on the
+/// helper thread with consecutive batches from row 0 on; then `finish(complete: true)` after the last row,
+/// or `finish(complete: false)` when the run failed or a write threw. No call follows a throw of `write`
+/// but `finish(complete: false)`.
+public protocol RideRowsStream: AnyObject, Sendable {
+    /// Called before the run's loop, with the road network of a road city (nil on the grid).
+    func start(roads: RoadGraph?) throws
+    /// Takes `rows[batch]`, the next rows in id order.
+    func write(_ rows: RunResult.RideRows, _ batch: Range<Int>) throws
+    /// The rows are all written (`complete`), or the run or the stream failed and what was written is void.
+    func finish(complete: Bool) throws
+}
 
 /// Everything one run measured: the summary, every request and every driver.
 public struct RunResult: Sendable {
@@ -36,9 +48,10 @@ public struct RunResult: Sendable {
         public var waitS: Double? { kind == "immediate" ? pickupAt.map { $0 - requestedAt } : nil }
     }
 
-    /// The requests of a run as `RideRow`s, made on access from the records the simulator kept.
+    /// The requests of a run as `RideRow`s, made on access from the records the simulator kept (sealed: they
+    /// no longer change, so any thread may read them).
     public struct RideRows: RandomAccessCollection, Sendable {
-        let records: [RideRecord]
+        let records: RideLog.Sealed
         public var startIndex: Int { 0 }
         public var endIndex: Int { records.count }
         public subscript(id: Int) -> RideRow {

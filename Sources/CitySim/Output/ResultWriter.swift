@@ -22,7 +22,7 @@ public enum ResultWriter {
     }
 
     /// Writes the run's files into `directory` (created if needed); with `ridesWritten`, all but
-    /// `rides.csv`, which ``ridesCSVWriter(into:)`` wrote during the run.
+    /// `rides.csv`, which a ``RidesCSVFile`` wrote during the run.
     public static func write(_ result: RunResult, to directory: URL, outputs: Outputs = .all, ridesWritten: Bool = false) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try json(result.summary).write(to: directory.appendingPathComponent("summary.json"))
@@ -32,15 +32,6 @@ public enum ResultWriter {
         try Data(ReportPage.html(for: result).utf8).write(to: directory.appendingPathComponent("report.html"))
     }
 
-    /// Writes `directory`/rides.csv (creating the folder) from the rows a run hands it: pass it to
-    /// `CitySimulation.run(alongsideSummary:)`, then ``write(_:to:outputs:ridesWritten:)`` with `ridesWritten`.
-    public static func ridesCSVWriter(into directory: URL) -> RideRowsConsumer {
-        { rides, roads in
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try writeRidesCSV(rides, roads: roads, to: directory.appendingPathComponent("rides.csv"))
-        }
-    }
-
     /// Streams `rides.csv` to `file` in chunks of about 1 MB, so the whole file is never held in memory twice.
     static func writeRidesCSV(_ rides: RunResult.RideRows, roads: RoadGraph?, to file: URL) throws {
         guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
@@ -48,14 +39,23 @@ public enum ResultWriter {
         }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }
-        var chunk = CSVBytes(capacity: 1 << 20 + 4096)
+        var chunk = CSVBytes(capacity: ridesChunkBytes + 4096)
         let projection = roads?.projection
         chunk.text(ridesCSVHeader(projected: projection != nil))
-        for ride in rides {
-            appendRow(ride, projection, to: &chunk)
-            if chunk.count >= 1 << 20 { try chunk.flush(to: handle) }
-        }
+        try appendRows(rides, rides.indices, projection, to: &chunk, flushingTo: handle)
         try chunk.flush(to: handle)
+    }
+
+    /// The bytes of `rides.csv` gathered before they are written.
+    static let ridesChunkBytes = 1 << 20
+
+    /// Appends the rows `batch` of `rides`, writing the chunk to `handle` whenever it holds `ridesChunkBytes`.
+    static func appendRows(_ rides: RunResult.RideRows, _ batch: Range<Int>, _ projection: LocalProjection?,
+                           to chunk: inout CSVBytes, flushingTo handle: FileHandle) throws {
+        for id in batch {
+            appendRow(rides[id], projection, to: &chunk)
+            if chunk.count >= ridesChunkBytes { try chunk.flush(to: handle) }
+        }
     }
 
     /// A CSV number: integers as such, others with three decimals ("%.3f"), without

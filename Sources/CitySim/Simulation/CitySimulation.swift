@@ -80,6 +80,14 @@ public final class CitySimulation {
     var stintsAside: StintsAside?
     /// The notes for `stintsAside` not yet handed to it.
     var stintNotes = StintsAside.Notes()
+    /// While `run(streamingRidesTo:)` goes on, the helper that hands the finished rides to the stream.
+    var ridesAside: RidesAside?
+    /// Every `ridesHandInterval` events the ended rides are sealed, and handed on once `ridesHandBatch` are
+    /// new (tests hand every ride as soon as it ends).
+    var ridesHandInterval = 4_096, ridesHandBatch = 4_096
+    /// Tests: each hand waits until the stream has taken it (`RidesAside`).
+    var handsRidesInLockstep = false
+    private var ridesHandCountdown = 4_096, ridesHanded = 0
     /// Called every 65,536 events with the simulated time reached (of `horizon`), e.g. to feed a `ProgressMeter`.
     public var progress: ((_ simulatedSeconds: Double, _ horizon: Double) -> Void)?
     /// Set to check the core's invariants after every `invariantCheckInterval`-th event and at the end (slow; tests use it).
@@ -125,34 +133,46 @@ public final class CitySimulation {
     /// Runs the scenario to its horizon and returns what was measured.
     ///
     /// - Parameters:
-    ///   - alongsideSummary: given the ride rows on a second thread while the summary is computed and
-    ///     `then` runs (for example `ResultWriter.ridesCSVWriter(into:)`); its error is thrown.
-    ///   - then: given the result on this thread as soon as it is measured, while `alongsideSummary` may
-    ///     still run (for example writing the other files); its error is thrown.
-    public func run(alongsideSummary: RideRowsConsumer? = nil, then: ((RunResult) throws -> Void)? = nil) throws -> RunResult {
+    ///   - streamingRidesTo: takes the ride rows on a helper thread while the run goes on, each row once it
+    ///     can no longer change (for example `ResultWriter.RidesCSVFile`, writing `rides.csv`); the last ones
+    ///     while the summary is computed and `then` runs. Its errors are thrown after `then`'s.
+    ///   - then: given the result on this thread as soon as it is measured, while the stream may still take
+    ///     the last rows (for example writing the other files); its error is thrown.
+    public func run(streamingRidesTo stream: RideRowsStream? = nil, then: ((RunResult) throws -> Void)? = nil) throws -> RunResult {
         let started = Date()
         defer {  // a run that throws leaves no helper waiting (a finished one has let them go already)
             customerFeed?.stop()
             stintsAside?.stop()
+            ridesAside?.stop()
+            try? ridesAside?.wait()
+        }
+        if let stream {
+            try stream.start(roads: city.roads?.graph)
+            ridesAside = RidesAside(stream, lockstep: handsRidesInLockstep)
+            ridesHandCountdown = ridesHandInterval
         }
         try begin()
         while try step() {}
         if checksInvariants { invariantProblems += core.invariantViolations().map { "at the end: \($0)" } }
         closeBooks()
+        rides.records.sealAll()
         let wall = Date().timeIntervalSince(started)
-        let rows = RunResult.RideRows(records: rides.records), roads = city.roads?.graph
-        var handOver: (@Sendable () throws -> Void)? = nil
-        if let alongsideSummary { handOver = { try alongsideSummary(rows, roads) } }
-        return try alongside(handOver) {
+        ridesAside?.finish(rides.records.sealedRecords())
+        let measured = Result { () throws -> RunResult in
             let result = RunResult(simulation: self, wallSeconds: wall)
             try then?(result)
             return result
         }
+        let streamed = Result { try ridesAside?.wait() }
+        let result = try measured.get()  // the run's own error first, once the stream is done
+        try streamed.get()
+        return result
     }
 
     deinit {
         customerFeed?.stop()
         stintsAside?.stop()
+        ridesAside?.stop()
     }
 
     /// The first part of `run`: the fleet's shifts, the first customers and the hourly samples scheduled.
@@ -186,7 +206,21 @@ public final class CitySimulation {
             if !problems.isEmpty { invariantProblems += problems.map { "t=\(time): \($0)" } }
         }
         if let progress, eventCount & 0xFFFF == 0 { progress(time, horizon) }
+        if let ridesAside {
+            ridesHandCountdown -= 1
+            if ridesHandCountdown <= 0 { handSealedRides(to: ridesAside) }
+        }
         return true
+    }
+
+    /// Seals the rides that have ended since the last time and hands them to the stream once there are
+    /// `ridesHandBatch` more (`RidesAside`).
+    private func handSealedRides(to aside: RidesAside) {
+        ridesHandCountdown = ridesHandInterval
+        let sealed = rides.records.sealEnded()
+        guard sealed - ridesHanded >= ridesHandBatch else { return }
+        ridesHanded = sealed
+        aside.hand(rides.records.sealedRecords())
     }
 
     // MARK: - Scheduling

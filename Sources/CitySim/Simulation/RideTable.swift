@@ -1,6 +1,6 @@
 import DispatchCore
 
-/// Every request of a run by id (`RideRecord`, kept to the end), and the part only open requests need —
+/// Every request of a run by id (`RideRecord`, kept to the end in a `RideLog`), and the part only open requests need —
 /// their ride draws and the taxis they may no longer go to — in a table of reused entries, so the
 /// simulator keeps 120 bytes per finished request and the open part stays O(open requests).
 ///
@@ -14,7 +14,8 @@ struct RideTable: RandomAccessCollection {
         var excludedTaxis: [Int32]
     }
 
-    private(set) var records: [RideRecord] = []
+    /// The records, by id; a class, so this table's copies share it (the run's is the only one that writes).
+    let records = RideLog()
     private var open: [OpenPart] = []
     private var freeSlots: [Int32] = []
 
@@ -26,7 +27,7 @@ struct RideTable: RandomAccessCollection {
         _modify { yield &records[id] }
     }
 
-    mutating func reserveCapacity(_ count: Int) { records.reserveCapacity(count) }
+    func reserveCapacity(_ count: Int) { records.reserveCapacity(count) }
 
     /// Records a new request (id `count`) with its ride draws.
     mutating func append(_ record: RideRecord, draw: RideDraw) {

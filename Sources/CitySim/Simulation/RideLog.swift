@@ -1,0 +1,91 @@
+/// Every request's `RideRecord` of a run, by id, in chunks of `chunkSize` records that never move once
+/// allocated, so the records that can no longer change can be read on another thread while the run goes
+/// on (`rides.csv` written during the run, `RidesAside`), and the log never copies its records as it grows.
+/// It is a class: the loop's writes to a record go through a pointer, with no uniqueness check of an array.
+///
+/// Invariants:
+/// - the records `0..<count` are initialised and lie in `chunks[id >> chunkShift]` at `id & chunkMask`;
+/// - the records below `sealed` are final: every one has ended (`openSlot < 0`), and none is written again
+///   (writes assert it), so a `Sealed` view of them may be read on any thread;
+/// - only the run's thread calls the mutating members.
+final class RideLog: RandomAccessCollection, @unchecked Sendable {
+    static let chunkShift = 13
+    static let chunkSize = 1 << chunkShift
+    static let chunkMask = chunkSize - 1
+
+    private var chunks: [UnsafeMutablePointer<RideRecord>] = []
+    private(set) var count = 0
+    /// The records below are final (see the invariants).
+    private(set) var sealed = 0
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    deinit {
+        for chunk in chunks { chunk.deallocate() }
+    }
+
+    subscript(id: Int) -> RideRecord {
+        get {
+            precondition(id >= 0 && id < count, "ride \(id) of \(count)")
+            return chunks[id &>> Self.chunkShift][id & Self.chunkMask]
+        }
+        _modify {
+            precondition(id >= 0 && id < count, "ride \(id) of \(count)")
+            assert(id >= sealed, "ride \(id) written after it was sealed (below \(sealed))")
+            let record = chunks[id &>> Self.chunkShift] + (id & Self.chunkMask)  // the pointer, not the table, is written
+            yield &record.pointee
+        }
+    }
+
+    /// Room for the chunks of `records` records in the chunk table (the chunks are allocated as they fill).
+    func reserveCapacity(_ records: Int) { chunks.reserveCapacity((records + Self.chunkMask) >> Self.chunkShift) }
+
+    /// Appends `record` with id `count`.
+    func append(_ record: RideRecord) {
+        if count & Self.chunkMask == 0 && count >> Self.chunkShift == chunks.count {
+            chunks.append(.allocate(capacity: Self.chunkSize))
+        }
+        (chunks[count &>> Self.chunkShift] + (count & Self.chunkMask)).initialize(to: record)
+        count += 1
+    }
+
+    /// Forgets the last record (its request was refused); its chunk stays for the next one.
+    func removeLast() {
+        precondition(count > sealed, "removing a sealed ride")
+        count -= 1
+    }
+
+    /// Seals the records from `sealed` on while they have ended, in id order (a request still open holds
+    /// back every later one), and returns the new `sealed`.
+    @discardableResult
+    func sealEnded() -> Int {
+        var id = sealed
+        while id < count, chunks[id &>> Self.chunkShift][id & Self.chunkMask].openSlot < 0 { id += 1 }
+        sealed = id
+        return id
+    }
+
+    /// Seals every record: the run is over, so none changes again (the open ones stay pending).
+    func sealAll() { sealed = count }
+
+    /// The sealed records, readable on any thread while the run goes on.
+    func sealedRecords() -> Sealed { Sealed(log: self, chunks: chunks, count: sealed) }
+
+    /// A run's first `count` records once sealed: they no longer change, so any thread may read them. It keeps
+    /// the log (and so the chunks) alive, and holds its own copy of the chunk table, which the run's thread
+    /// may grow meanwhile.
+    struct Sealed: RandomAccessCollection, @unchecked Sendable {
+        fileprivate let log: RideLog
+        fileprivate let chunks: [UnsafeMutablePointer<RideRecord>]
+        let count: Int
+
+        var startIndex: Int { 0 }
+        var endIndex: Int { count }
+
+        subscript(id: Int) -> RideRecord {
+            precondition(id >= 0 && id < count, "ride \(id) of \(count) sealed")
+            return chunks[id &>> RideLog.chunkShift][id & RideLog.chunkMask]
+        }
+    }
+}
