@@ -60,6 +60,19 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
+    @Test func aRidesFileThatCannotBeMadeNamesItsPathBeforeTheRunStarts() throws {
+        let folder = try ScratchFolders.make("citysim-streamed-blocked")
+        let blocker = folder.appendingPathComponent("not-a-folder")
+        try Data("x".utf8).write(to: blocker)
+        let simulation = try CitySimulation(scenario: SimulationRunTests.scenario("smoke.yaml"), seed: 3)
+        let error = #expect(throws: ResultWriter.RidesCSVFile.WriteError.self) {
+            _ = try simulation.run(streamingRidesTo: ResultWriter.RidesCSVFile(into: blocker))
+        }
+        #expect(error?.path == blocker.appendingPathComponent("rides.csv.partial").path)
+        #expect(error.map { "\($0)" }?.hasPrefix("writing \(blocker.path)/rides.csv.partial: ") == true)
+        #expect(simulation.eventCount == 0)  // refused before the loop
+    }
+
     @Test func theStreamsFailureIsTheRunsAfterTheSummaryIsDone() throws {
         let stream = RecordingStream()
         stream.failAfter = 2

@@ -23,19 +23,28 @@ extension ResultWriter {
             partial = directory.appendingPathComponent("rides.csv.partial")
         }
 
+        /// A file operation failed: the file it was for, and why.
+        public struct WriteError: Error, CustomStringConvertible {
+            public let path: String
+            public let reason: any Error
+            public var description: String { "writing \(path): \(reason)" }
+        }
+
         public func start(roads: RoadGraph?) throws {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: partial.path])
+            try naming(partial) {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
+                    throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: partial.path])
+                }
+                handle = try FileHandle(forWritingTo: partial)
             }
-            handle = try FileHandle(forWritingTo: partial)
             projection = roads?.projection
             chunk.text(ResultWriter.ridesCSVHeader(projected: projection != nil))
         }
 
         public func write(_ rows: RunResult.RideRows, _ batch: Range<Int>) throws {
             guard let handle else { preconditionFailure("rides.csv written before it was started") }
-            try ResultWriter.appendRows(rows, batch, projection, to: &chunk, flushingTo: handle)
+            try naming(partial) { try ResultWriter.appendRows(rows, batch, projection, to: &chunk, flushingTo: handle) }
         }
 
         public func finish(complete: Bool) throws {
@@ -47,14 +56,22 @@ extension ResultWriter {
                 return
             }
             do {
-                try chunk.flush(to: handle)
-                try handle.close()
-                if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
-                try FileManager.default.moveItem(at: partial, to: url)
+                try naming(partial) {
+                    try chunk.flush(to: handle)
+                    try handle.close()
+                }
+                try naming(url) {
+                    if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+                    try FileManager.default.moveItem(at: partial, to: url)
+                }
             } catch {
                 try? FileManager.default.removeItem(at: partial)
                 throw error
             }
+        }
+
+        private func naming<T>(_ file: URL, _ body: () throws -> T) throws -> T {
+            do { return try body() } catch { throw WriteError(path: file.path, reason: error) }
         }
     }
 }
