@@ -182,6 +182,7 @@ public final class CitySimulation {
         let expected = realDemand?.expectedCount ?? demand.expectedArrivals(horizon: horizon)
         let requests = Int(expected + 4 * expected.squareRoot()) + 16 + (plannerDemand?.legs.count ?? 0)
         rides.reserveCapacity(requests)
+        if usesHelperThreads { rides.records.prefaultChunksAhead() }
         core.reserveCapacity(drivers: scenario.fleet.totalTaxis, requests: requests)
         try setUpFleet()
         if let realDemand {
