@@ -40,8 +40,8 @@ extension CitySimulation {
     /// same customers whatever the fleet or policy (common random numbers);
     /// the request's ride times are drawn now too (`RideDraw`).
     private func customerArrives() throws {
-        if let customerFeed {
-            let customer = try customerFeed.next()
+        if let customerFeedInLoop {
+            let customer = try customerFeedInLoop._withUnsafeGuaranteedRef { feed throws(TripLengthError) in try feed.next() }
             if let next = customer.nextArrival { schedule(.arrival, at: next, arrival: true) }
             admit(customer.draw, customer.ride, originZone: customer.originZone)
             return

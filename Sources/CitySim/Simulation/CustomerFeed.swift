@@ -47,6 +47,9 @@ final class CustomerFeed: @unchecked Sendable {
     private var failure: TripLengthError?
     // The loop's own:
     private var current: [Customer] = []
+    /// `current`'s elements, read in place: `current` is not changed until the next block replaces it (and
+    /// this view with it), so reading through it needs no retain of the block per customer.
+    private var customers = UnsafeBufferPointer<Customer>(start: nil, count: 0)
     private var position = 0
 
     /// Starts drawing from the customer arriving at `firstArrival` (already drawn by the loop's thread).
@@ -60,29 +63,29 @@ final class CustomerFeed: @unchecked Sendable {
 
     /// The next customer; throws the error of a customer whose destination could not be drawn.
     func next() throws(TripLengthError) -> Customer {
-        while position == current.count {
+        while position == customers.count {
+            customers = UnsafeBufferPointer(start: nil, count: 0)  // `current` goes back to the channel
             guard let block = channel.receive(returning: &current) else {
                 guard let failure else { preconditionFailure("a customer asked for after the last one") }
                 throw failure
             }
             current = block
+            customers = current.withUnsafeBufferPointer { $0 }
             position = 0
         }
         defer { position += 1 }
         // The blocks are written on the producer's core: start loading the customer after next's cache
         // lines now, so the loop does not stall on them when it gets there.
         let ahead = position + 2
-        if ahead < current.count {
-            current.withUnsafeBufferPointer { customers in
-                let bytes = UnsafeRawPointer(customers.baseAddress.unsafelyUnwrapped + ahead)
-                var offset = 0
-                while offset < MemoryLayout<Customer>.stride {
-                    citysim_prefetch(bytes + offset)
-                    offset += 64
-                }
+        if ahead < customers.count {
+            let bytes = UnsafeRawPointer(customers.baseAddress.unsafelyUnwrapped + ahead)
+            var offset = 0
+            while offset < MemoryLayout<Customer>.stride {
+                citysim_prefetch(bytes + offset)
+                offset += 64
             }
         }
-        return current[position]
+        return customers[position]
     }
 
     /// Tells the producer to stop (the run ended or was abandoned); it exits at its next block.
