@@ -86,6 +86,16 @@ import Testing
         #expect(page.contains("report-tiny"))
     }
 
+    @Test func theWaitChartCountsTheServedImmediateRequestsAfterTheWarmUp() throws {
+        // Rush hour ends with rides under way and has reservations: neither is a measured wait.
+        let result = try CitySimulation(scenario: SimulationRunTests.scenario("rush-hour.yaml", ["duration_hours=6"])).run()
+        let warmup = result.summary.warmupHours * 3600
+        let expected = result.rides.filter { $0.requestedAt >= warmup && $0.outcome == "served" }.compactMap(\.waitS)
+        let underWay = result.rides.filter { $0.requestedAt >= warmup && $0.outcome == "pending" && $0.waitS != nil }
+        #expect(!underWay.isEmpty && result.rides.contains { $0.kind == "reservation" && $0.outcome == "served" })
+        #expect(ReportCharts.measuredWaits(result) == expected)
+    }
+
     @Test func pageIsSelfContained() throws {
         let page = ReportPage.html(for: try Self.tinyResult())
         #expect(!page.contains("http://"))

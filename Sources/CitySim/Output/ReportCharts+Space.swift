@@ -11,7 +11,10 @@ extension ReportCharts {
         // Served waits per zone (after the warm-up): a zone whose requests were never served has no mean wait.
         var served = Array(repeating: 0, count: city.zoneCount)
         let warmup = result.summary.warmupHours * 3600
-        for ride in result.rides where ride.requestedAt >= warmup && ride.waitS != nil && served.indices.contains(ride.originZone) {
+        // The simulator's records, not `RideRow`s (a row builds its kind and outcome as strings): `waitS != nil`
+        // is an immediate request picked up.
+        for ride in result.rides.records
+        where ride.requestedAt >= warmup && !ride.isReservation && ride.pickupAt != nil && served.indices.contains(ride.originZone) {
             served[ride.originZone] += 1
         }
         func hasWait(_ z: RunSummary.ZoneFigures) -> Bool {
