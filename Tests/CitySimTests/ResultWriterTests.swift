@@ -25,6 +25,31 @@ struct ResultWriterTests {
         #expect(String(decoding: bytes.bytes, as: UTF8.self) == ResultWriter.number(value))
     }
 
+    @Test("the byte writer formats many numbers exactly as ResultWriter.number: halves, near-halves, times of day")
+    func bytesMatchNumberOverManyValues() {
+        var values: [Double] = [0.0005, 1.0005, 2.5, 0.4995, 123.4995, 1e15 - 0.5, 999_999_999_999.9995, 4503599627370495.5]
+        values += [0.49999999999999994, 1.9999999999999998, 0.00049999999999999999, 86_399.99949999999]
+        var x: UInt64 = 0x9E37_79B9_7F4A_7C15  // a fixed sequence of doubles over many scales (splitmix64)
+        for _ in 0..<20_000 {
+            x &+= 0x9E37_79B9_7F4A_7C15
+            var z = x
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            z ^= z >> 31
+            let unit = Double(z >> 11) / Double(1 << 53)
+            let scale = [1.0, 10, 1000, 86_400, 1e6, 1e12][Int(z & 7) % 6]
+            values.append((unit - 0.25) * scale)
+            values.append(((unit * scale * 1000).rounded() + 0.5) / 1000)  // exact thousandth halves, as near as doubles get
+        }
+        let differing = values.filter { value in
+            var bytes = CSVBytes(capacity: 32)
+            bytes.number(value)
+            return String(decoding: bytes.bytes, as: UTF8.self) != ResultWriter.number(value)
+        }
+        #expect(differing.isEmpty, "first: \(differing.prefix(5))")
+        #expect(values.allSatisfy { $0 < 0 || CSVBytes.roundedHalfAway($0 * 1000) == Int(($0 * 1000).rounded()) })
+    }
+
     @Test("the byte writer writes integers of every width in full", arguments: [
         0, 7, -1, 10, 99, 100, 101, 12345, 1_000_000, 86_400, Int.max, Int.min,
     ])

@@ -14,6 +14,8 @@ import Foundation
 struct CSVBytes: ~Copyable {
     private var storage: UnsafeMutablePointer<UInt8>
     private var capacity: Int
+    /// `pairTable`, read through the value: reading the static per field paid its lazy-initialisation check.
+    private let pairs = CSVBytes.pairTable
     /// The number of bytes written since the last `flush`.
     private(set) var count = 0
 
@@ -42,8 +44,8 @@ struct CSVBytes: ~Copyable {
         }
     }
 
-    mutating func comma() { byte(UInt8(ascii: ",")) }
-    mutating func newline() { byte(UInt8(ascii: "\n")) }
+    @inline(__always) mutating func comma() { byte(UInt8(ascii: ",")) }
+    @inline(__always) mutating func newline() { byte(UInt8(ascii: "\n")) }
 
     /// A decimal integer.
     mutating func int(_ value: Int) {
@@ -62,7 +64,8 @@ struct CSVBytes: ~Copyable {
     mutating func number(_ value: Double?) {
         guard let value else { return }
         guard value.isFinite, abs(value) < 1e15 else { text(String(value)); return }
-        if value == value.rounded() { int(Int(value)); return }
+        let whole = Int(value)  // exact below 1e15: `value == value.rounded()` without a call to libm's round
+        if Double(whole) == value { int(whole); return }
         decimals(value, places: 3, scale: 1000)
     }
 
@@ -70,13 +73,21 @@ struct CSVBytes: ~Copyable {
     /// writes it, except that a value that rounds to zero has no minus sign.
     @inline(__always)
     private mutating func decimals(_ value: Double, places: Int, scale: Int) {
-        let units = Int((abs(value) * Double(scale)).rounded())
+        let units = Self.roundedHalfAway(abs(value) * Double(scale))
         makeRoom(30)
         if value < 0 && units > 0 { storage[count] = UInt8(ascii: "-"); count += 1 }
         digits(UInt(units / scale))
         storage[count] = UInt8(ascii: ".")
         count += 1
         fixed(UInt(units % scale), width: places)
+    }
+
+    /// `Int(x.rounded())` for 0 ≤ x < 2⁶³, without the call to libm's `round`: `x - trunc(x)` is exact, so the
+    /// comparison with one half is the one `round` makes (halves away from zero).
+    @inline(__always)
+    static func roundedHalfAway(_ x: Double) -> Int {
+        let whole = Int(x)
+        return x - Double(whole) >= 0.5 ? whole + 1 : whole
     }
 
     // MARK: - Writing through the pointer
@@ -120,18 +131,24 @@ struct CSVBytes: ~Copyable {
         let start = count
         var end = start + width
         count = end
-        Self.pairs.withUnsafeBufferPointer { pairs in
-            while end - start >= 2 {
-                let pair = Int(value % 100) &* 2
-                value /= 100
-                storage[end - 2] = pairs[pair]
-                storage[end - 1] = pairs[pair + 1]
-                end -= 2
-            }
-            if end > start { storage[start] = UInt8(ascii: "0") + UInt8(value % 10) }
+        while end - start >= 2 {
+            let pair = Int(value % 100) &* 2
+            value /= 100
+            storage[end - 2] = pairs[pair]
+            storage[end - 1] = pairs[pair + 1]
+            end -= 2
         }
+        if end > start { storage[start] = UInt8(ascii: "0") + UInt8(value % 10) }
     }
 
-    /// "00", "01", … "99": the two digits of every number below 100.
-    private static let pairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
+    /// "00", "01", … "99": the two digits of every number below 100 (made once, kept for the process).
+    /// Written once by its lazy initialiser (which Swift runs once, thread-safely), only read after.
+    nonisolated(unsafe) private static let pairTable: UnsafePointer<UInt8> = {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 200)
+        for n in 0..<100 {
+            table[2 * n] = UInt8(ascii: "0") + UInt8(n / 10)
+            table[2 * n + 1] = UInt8(ascii: "0") + UInt8(n % 10)
+        }
+        return UnsafePointer(table)
+    }()
 }
