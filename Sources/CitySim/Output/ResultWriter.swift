@@ -27,23 +27,23 @@ public enum ResultWriter {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try json(result.summary).write(to: directory.appendingPathComponent("summary.json"))
         guard outputs == .all else { return }
-        if !ridesWritten { try writeRidesCSV(result.rides, roads: result.roads, to: directory.appendingPathComponent("rides.csv")) }
+        if !ridesWritten { try writeRidesCSV(result.rides, roads: result.roads, into: directory) }
         try Data(driversCSV(result).utf8).write(to: directory.appendingPathComponent("drivers.csv"))
         try Data(ReportPage.html(for: result).utf8).write(to: directory.appendingPathComponent("report.html"))
     }
 
-    /// Streams `rides.csv` to `file` in chunks of about 1 MB, so the whole file is never held in memory twice.
-    static func writeRidesCSV(_ rides: RunResult.RideRows, roads: RoadGraph?, to file: URL) throws {
-        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
+    /// Writes `directory`/rides.csv after the run, the way a ``RidesCSVFile`` writes it during one: in chunks of
+    /// about 1 MB, so the whole file is never held in memory twice, and complete or not at all.
+    static func writeRidesCSV(_ rides: RunResult.RideRows, roads: RoadGraph?, into directory: URL) throws {
+        let file = RidesCSVFile(into: directory)
+        try file.start(roads: roads)
+        do {
+            try file.write(rides, rides.indices)
+        } catch {
+            try? file.finish(complete: false)
+            throw error
         }
-        let handle = try FileHandle(forWritingTo: file)
-        defer { try? handle.close() }
-        var chunk = CSVBytes(capacity: ridesChunkBytes + 4096)
-        let projection = roads?.projection
-        chunk.text(ridesCSVHeader(projected: projection != nil))
-        try appendRows(rides, rides.indices, projection, to: &chunk, flushingTo: handle)
-        try chunk.flush(to: handle)
+        try file.finish(complete: true)
     }
 
     /// The bytes of `rides.csv` gathered before they are written.

@@ -42,14 +42,20 @@ final class RideLog: RandomAccessCollection, @unchecked Sendable {
     subscript(id: Int) -> RideRecord {
         get {
             precondition(id >= 0 && id < count, "ride \(id) of \(count)")
-            return chunks[id &>> Self.chunkShift][id & Self.chunkMask]
+            return Self.record(id, in: chunks).pointee
         }
         _modify {
             precondition(id >= 0 && id < count, "ride \(id) of \(count)")
             assert(id >= sealed, "ride \(id) written after it was sealed (below \(sealed))")
-            let record = chunks[id &>> Self.chunkShift] + (id & Self.chunkMask)  // the pointer, not the table, is written
+            let record = Self.record(id, in: chunks)  // the pointer, not the table, is written
             yield &record.pointee
         }
+    }
+
+    /// Where record `id` lies in `chunks` (the log's table, or a `Sealed` copy of it).
+    @inline(__always)
+    fileprivate static func record(_ id: Int, in chunks: [UnsafeMutablePointer<RideRecord>]) -> UnsafeMutablePointer<RideRecord> {
+        chunks[id &>> chunkShift] + (id & chunkMask)
     }
 
     /// Room for the chunks of `records` records in the chunk table (the chunks are allocated as they fill).
@@ -65,7 +71,7 @@ final class RideLog: RandomAccessCollection, @unchecked Sendable {
                 chunks.append(.allocate(capacity: Self.chunkSize))
             }
         }
-        (chunks[count &>> Self.chunkShift] + (count & Self.chunkMask)).initialize(to: record)
+        Self.record(count, in: chunks).initialize(to: record)
         count += 1
     }
 
@@ -80,7 +86,7 @@ final class RideLog: RandomAccessCollection, @unchecked Sendable {
     @discardableResult
     func sealEnded() -> Int {
         var id = sealed
-        while id < count, chunks[id &>> Self.chunkShift][id & Self.chunkMask].openSlot < 0 { id += 1 }
+        while id < count, Self.record(id, in: chunks).pointee.openSlot < 0 { id += 1 }
         sealed = id
         return id
     }
@@ -104,7 +110,7 @@ final class RideLog: RandomAccessCollection, @unchecked Sendable {
 
         subscript(id: Int) -> RideRecord {
             precondition(id >= 0 && id < count, "ride \(id) of \(count) sealed")
-            return chunks[id &>> RideLog.chunkShift][id & RideLog.chunkMask]
+            return RideLog.record(id, in: chunks).pointee
         }
     }
 }
