@@ -53,7 +53,7 @@ let package = Package(
         // A cache prefetch hint for Swift code (one inline C function).
         .target(name: "CCacheHint"),
         // The event engine: a clock and an event heap. No taxi words.
-        .target(name: "EventEngine", swiftSettings: hotLoopSettings),
+        .target(name: "EventEngine", dependencies: ["CCacheHint"], swiftSettings: hotLoopSettings),
         // The dispatch core: pure, no clock, no randomness, no I/O.
         .target(name: "DispatchCore", swiftSettings: hotLoopSettings),
         // The city model and simulator that drives DispatchCore through its command API.

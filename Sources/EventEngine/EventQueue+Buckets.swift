@@ -1,25 +1,35 @@
+import CCacheHint
+
 // MARK: - The bucketed tier: events later than the heap's buckets
 //
 // Invariant (with the heap's): a pending event of bucket b = ``bucket(of:)`` of its time is in the heap
-// when b < firstRingBucket, in ring slot `Int(b) & (ringSize - 1)` when
+// when b < firstRingBucket, in a block of ring slot `Int(b) & (ringSize - 1)` when
 // firstRingBucket <= b < firstRingBucket + ringSize, and in `beyond` otherwise; `beyondFirstBucket` is
 // the smallest bucket in `beyond` (+infinity when empty); the heap is empty only when the ring and
 // `beyond` are. Since `bucket(of:)` never decreases as time grows, every event of a bucket runs after
 // every event of an earlier bucket, so the heap's first entry is always the next event.
 
 extension EventQueue {
-    /// One bucketed event and the next node of its bucket (-1: the last).
+    /// Where a ring bucket's events are: its newest block (-1: the bucket is empty) and the entries that
+    /// block holds (1 ... ``blockSize``); every older block of the bucket, linked by `blockNext`, is full.
     @usableFromInline
-    struct Node {
-        @usableFromInline var entry: Entry
-        @usableFromInline var next: Int32
+    struct BucketHead: Sendable {
+        @usableFromInline var block: Int32
+        @usableFromInline var fill: Int32
 
         @inlinable @inline(__always)
-        init(entry: Entry, next: Int32) {
-            self.entry = entry
-            self.next = next
+        init(block: Int32, fill: Int32) {
+            self.block = block
+            self.fill = fill
         }
+
+        @inlinable static var empty: BucketHead { BucketHead(block: -1, fill: 0) }
     }
+
+    /// Events per block of a bucket. A bucket's events sit together in blocks instead of one node each,
+    /// so moving a bucket into the heap follows one link per block: the per-node links were a chain of
+    /// cache misses that took 7 % of a megacity run (Results/bench/speed.md, fourteenth pass).
+    @inlinable static var blockSize: Int { 8 }
 
     /// Seconds of simulated time per bucket: a city of ~25 events a second keeps ~50 to a bucket.
     @inlinable static var bucketWidth: Double { 2 }
@@ -51,21 +61,30 @@ extension EventQueue {
         }
     }
 
-    /// Adds the entry to the ring slot of `bucket` (inside the ring's window).
+    /// Adds the entry to the ring slot of `bucket` (inside the ring's window): into the bucket's newest
+    /// block, or a new one when that is full.
     @inlinable
     mutating func link(_ entry: Entry, bucket: Double) {
-        if ring.isEmpty { ring = ContiguousArray(repeating: -1, count: Self.ringSize) }
+        if ring.isEmpty { ring = ContiguousArray(repeating: .empty, count: Self.ringSize) }
         let slot = Int(bucket) & (Self.ringSize &- 1)
-        let node: Int32
-        if freeNode >= 0 {
-            node = freeNode
-            freeNode = nodes[Int(node)].next
-            nodes[Int(node)] = Node(entry: entry, next: ring[slot])
-        } else {
-            node = Int32(truncatingIfNeeded: nodes.count)
-            nodes.append(Node(entry: entry, next: ring[slot]))
+        var head = ring[slot]
+        if head.block < 0 || Int(head.fill) == Self.blockSize {
+            let block: Int32
+            if freeBlock >= 0 {
+                block = freeBlock
+                freeBlock = blockNext[Int(block)]
+                blockNext[Int(block)] = head.block
+            } else {
+                // A new block, filled with copies of the entry until its places are used.
+                block = Int32(truncatingIfNeeded: blockNext.count)
+                blockNext.append(head.block)
+                blocks.append(contentsOf: repeatElement(entry, count: Self.blockSize))
+            }
+            head = BucketHead(block: block, fill: 0)
         }
-        ring[slot] = node
+        blocks[Int(head.block) &* Self.blockSize &+ Int(head.fill)] = entry
+        head.fill &+= 1
+        ring[slot] = head
         ringCount &+= 1
     }
 
@@ -85,23 +104,53 @@ extension EventQueue {
             bringBeyondIntoRing()
         }
         var slot = Int(firstRingBucket) & (Self.ringSize &- 1)
-        while ring[slot] < 0 {
+        while ring[slot].block < 0 {
             firstRingBucket += 1
             slot = (slot &+ 1) & (Self.ringSize &- 1)
         }
-        var node = ring[slot]
-        ring[slot] = -1
-        while node >= 0 {
-            entries.append(nodes[Int(node)].entry)
-            siftUpLast()
-            let next = nodes[Int(node)].next
-            nodes[Int(node)].next = freeNode
-            freeNode = node
-            node = next
-            ringCount &-= 1
+        let head = ring[slot]
+        ring[slot] = .empty
+        prefetchBlocks(from: head.block)
+        var block = head.block
+        var fill = Int(head.fill)
+        while block >= 0 {
+            let first = Int(block) &* Self.blockSize
+            for index in first ..< first &+ fill {
+                entries.append(blocks[index])
+                siftUpLast()
+            }
+            ringCount &-= fill
+            let next = blockNext[Int(block)]
+            blockNext[Int(block)] = freeBlock
+            freeBlock = block
+            block = next
+            fill = Self.blockSize
         }
         firstRingBucket += 1
         if beyondFirstBucket < firstRingBucket + Double(Self.ringSize) { bringBeyondIntoRing() }
+    }
+
+    /// Asks the CPU for every block of a bucket, `first` and those linked after it, before any is read: the
+    /// loads then overlap instead of waiting for one another.
+    @inlinable
+    func prefetchBlocks(from first: Int32) {
+        let lineBytes = 64
+        let blockBytes = Self.blockSize &* MemoryLayout<Entry>.stride
+        blocks.withUnsafeBufferPointer { buffer in
+            let base = UnsafeRawPointer(buffer.baseAddress.unsafelyUnwrapped)
+            blockNext.withUnsafeBufferPointer { next in
+                var block = first
+                while block >= 0 {
+                    let start = base + Int(block) &* blockBytes
+                    var offset = 0
+                    while offset < blockBytes {
+                        citysim_prefetch(start + offset)
+                        offset &+= lineBytes
+                    }
+                    block = next[Int(block)]
+                }
+            }
+        }
     }
 
     /// Moves the events of `beyond` whose bucket is now inside the ring's window into their slots.
@@ -126,18 +175,32 @@ extension EventQueue {
     /// Traps unless every bucketed event is where the invariant puts it.
     func _checkBucketInvariants() {
         var linked = 0
+        var used = Set<Int32>()
         for slot in ring.indices {
-            var node = ring[slot]
-            while node >= 0 {
-                let bucket = Self.bucket(of: nodes[Int(node)].entry.key.time)
-                precondition(bucket >= firstRingBucket && bucket < firstRingBucket + Double(Self.ringSize)
-                             && Int(bucket) & (Self.ringSize - 1) == slot, "event of bucket \(bucket) in slot \(slot)")
-                precondition(nodes[Int(node)].entry.key.time >= clock, "bucketed event before now")
-                linked += 1
-                node = nodes[Int(node)].next
+            var block = ring[slot].block
+            var fill = Int(ring[slot].fill)
+            precondition(block < 0 ? fill == 0 : (1...Self.blockSize).contains(fill), "bucket head fill \(fill)")
+            while block >= 0 {
+                precondition(used.insert(block).inserted, "block \(block) in two places")
+                for index in Int(block) * Self.blockSize ..< Int(block) * Self.blockSize + fill {
+                    let bucket = Self.bucket(of: blocks[index].key.time)
+                    precondition(bucket >= firstRingBucket && bucket < firstRingBucket + Double(Self.ringSize)
+                                 && Int(bucket) & (Self.ringSize - 1) == slot, "event of bucket \(bucket) in slot \(slot)")
+                    precondition(blocks[index].key.time >= clock, "bucketed event before now")
+                }
+                linked += fill
+                block = blockNext[Int(block)]
+                fill = Self.blockSize
             }
         }
         precondition(linked == ringCount, "ring counts \(ringCount) events, links \(linked)")
+        var free = freeBlock
+        while free >= 0 {
+            precondition(used.insert(free).inserted, "free block \(free) also in use")
+            free = blockNext[Int(free)]
+        }
+        precondition(used.count == blockNext.count && blocks.count == blockNext.count * Self.blockSize,
+                     "\(blockNext.count) blocks, \(used.count) in buckets or free")
         for entry in beyond {
             let bucket = Self.bucket(of: entry.key.time)
             precondition(bucket >= firstRingBucket + Double(Self.ringSize) && bucket >= beyondFirstBucket,
@@ -150,4 +213,3 @@ extension EventQueue {
     }
 }
 
-extension EventQueue.Node: Sendable where Payload: Sendable {}

@@ -27,8 +27,8 @@
 /// one flat array of (key, payload) entries: half the depth of a binary heap,
 /// and the four children of a node sit next to each other in memory. Later
 /// events wait unsorted in their bucket (a ring of ``ringSize`` buckets, and a
-/// list beyond it); when the heap runs empty, the next non-empty bucket moves
-/// into it. Every event of a bucket is later than every event of an earlier
+/// list beyond it), a bucket's events side by side in blocks of ``blockSize``;
+/// when the heap runs empty, the next non-empty bucket moves into it. Every event of a bucket is later than every event of an earlier
 /// one, so the heap only ever orders the next few seconds of events: a few
 /// levels that stay in cache, instead of a day's reservations and rides.
 /// (Keys packed into 16 bytes apart from the payloads, or payloads left in a
@@ -61,11 +61,14 @@ public struct EventQueue<Payload> {
     /// the first event, `+infinity` once times are too large for buckets (everything then goes to the heap).
     @usableFromInline var firstRingBucket: Double
     /// Per bucket `b` of `firstRingBucket ..< firstRingBucket + ringSize`, at `Int(b) & (ringSize - 1)`:
-    /// the first node of its events in `nodes` (-1: none). Empty until an event is bucketed.
-    @usableFromInline var ring: ContiguousArray<Int32>
-    /// Bucketed events, each linked to the next of its bucket; freed nodes are linked from `freeNode`.
-    @usableFromInline var nodes: ContiguousArray<Node>
-    @usableFromInline var freeNode: Int32
+    /// its newest block of events and how many that block holds (``BucketHead``). Empty until an event is bucketed.
+    @usableFromInline var ring: ContiguousArray<BucketHead>
+    /// Bucketed events in blocks of ``blockSize``: block `k` is `blocks[k * blockSize ..< (k + 1) * blockSize]`.
+    @usableFromInline var blocks: ContiguousArray<Entry>
+    /// Per block, the bucket's next (older, full) block, -1 after its last; for a free block, the next free one.
+    @usableFromInline var blockNext: ContiguousArray<Int32>
+    /// The first free block, -1 when none is.
+    @usableFromInline var freeBlock: Int32
     /// Events in the ring's buckets.
     @usableFromInline var ringCount: Int
     /// Events of buckets from `firstRingBucket + ringSize` on, unsorted, and the smallest of their buckets.
@@ -93,8 +96,9 @@ public struct EventQueue<Payload> {
         entries.reserveCapacity(minimumCapacity)
         firstRingBucket = -.infinity
         ring = []
-        nodes = []
-        freeNode = -1
+        blocks = []
+        blockNext = []
+        freeBlock = -1
         ringCount = 0
         beyond = []
         beyondFirstBucket = .infinity

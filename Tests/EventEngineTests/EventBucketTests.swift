@@ -109,4 +109,41 @@ func matchesTheReference(span: Double, grain: Double, priorities: ClosedRange<In
         _ = queue.popNext()
         #expect(queue.peekTime == nil && queue.isEmpty)
     }
+
+    @Test func bucketsOfManyBlocksLeaveInKeyOrderAndReuseTheirBlocks() throws {
+        // 1,000 events in each of a few buckets (many blocks each), in shuffled times, twice over: the
+        // second round's buckets are stored in the blocks the first round's freed.
+        let perBucket = 1_000, buckets = 5
+        var random = SplitMix64(seed: 7)
+        var queue = EventQueue<Int>()
+        try queue.schedule(-1, at: 0)
+        var blocksAfterFirstRound = 0
+        for round in 0..<2 {
+            let width = EventQueue<Int>.bucketWidth
+            let base = ((queue.now / width).rounded(.down) + 50) * width  // on a bucket's start
+            var times: [(Double, Int)] = []
+            for bucket in 0..<buckets {
+                for index in 0..<perBucket {
+                    let offset = Double.random(in: 0..<width, using: &random)
+                    times.append((base + Double(bucket) * 10 + offset, round * 10_000 + bucket * perBucket + index))
+                }
+            }
+            times.shuffle(using: &random)
+            for (time, payload) in times { try queue.schedule(payload, at: time) }
+            queue._checkInvariants()
+            let blocksAfterScheduling = queue.blockNext.count
+            if round == 1 { #expect(blocksAfterScheduling == blocksAfterFirstRound) }
+            blocksAfterFirstRound = blocksAfterScheduling
+            var popped: [Int] = []
+            while let next = queue.popNext() {
+                if next.payload >= 0 { popped.append(next.payload) }
+                if popped.count % 997 == 0 { queue._checkInvariants() }
+            }
+            let expected = times.sorted { $0.0 < $1.0 }.map(\.1)
+            #expect(popped == expected)
+            queue._checkInvariants()
+            try queue.schedule(-1, at: queue.now)
+        }
+    }
 }
+
