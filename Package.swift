@@ -54,8 +54,8 @@ let package = Package(
         .target(name: "CCacheHint"),
         // The event engine: a clock and an event heap. No taxi words.
         .target(name: "EventEngine", dependencies: ["CCacheHint"], swiftSettings: hotLoopSettings),
-        // The dispatch core: pure, no clock, no randomness, no I/O.
-        .target(name: "DispatchCore", swiftSettings: hotLoopSettings),
+        // The dispatch core: pure, no clock, no randomness, no I/O (CCacheHint: cache hints, which change nothing).
+        .target(name: "DispatchCore", dependencies: ["CCacheHint"], swiftSettings: hotLoopSettings),
         // The city model and simulator that drives DispatchCore through its command API.
         .target(name: "CitySim", dependencies: [
             "DispatchCore", "EventEngine", "CGSL", "CGLPK", "CCacheHint", "TripPlanner", "TransitFeeds", "RoadNetwork",

@@ -134,19 +134,12 @@ extension EventQueue {
     /// loads then overlap instead of waiting for one another.
     @inlinable
     func prefetchBlocks(from first: Int32) {
-        let lineBytes = 64
-        let blockBytes = Self.blockSize &* MemoryLayout<Entry>.stride
         blocks.withUnsafeBufferPointer { buffer in
-            let base = UnsafeRawPointer(buffer.baseAddress.unsafelyUnwrapped)
+            let base = buffer.baseAddress.unsafelyUnwrapped
             blockNext.withUnsafeBufferPointer { next in
                 var block = first
                 while block >= 0 {
-                    let start = base + Int(block) &* blockBytes
-                    var offset = 0
-                    while offset < blockBytes {
-                        citysim_prefetch(start + offset)
-                        offset &+= lineBytes
-                    }
+                    citysim_prefetch_range(base + Int(block) &* Self.blockSize, Self.blockSize &* MemoryLayout<Entry>.stride)
                     block = next[Int(block)]
                 }
             }

@@ -138,6 +138,14 @@ public struct EventQueue<Payload> {
         return next
     }
 
+    /// The payload of the heap's first event, without removing it: the next event to leave unless the
+    /// timeline's or the stream's goes first, or an earlier one is scheduled meanwhile. A host can start
+    /// loading what that event will touch while it handles the current one.
+    ///
+    /// - Complexity: O(1)
+    @inlinable
+    public var heapFirstPayload: Payload? { entries.first?.payload }
+
     /// The number of events scheduled so far, popped or not.
     @inlinable
     public var scheduledCount: UInt64 { nextSequence }

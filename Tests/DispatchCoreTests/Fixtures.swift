@@ -132,6 +132,26 @@ struct Snapshot: Equatable {
     }
 }
 
+/// Sends `chaos`'s next `steps` commands to both `reference` (whose effects `chaos` follows) and `other`,
+/// running `before` ahead of each; records an issue and stops at the first command that `other` answers
+/// differently, or after which any field of the two differs.
+func expectSameAnswers(from other: DispatchCore, as reference: DispatchCore, chaos: inout ChaosDriver, steps: Int,
+                       label: String, before: (inout ChaosDriver) -> Void = { _ in },
+                       sourceLocation: SourceLocation = #_sourceLocation) {
+    for step in 0..<steps {
+        let (command, time) = chaos.next()
+        before(&chaos)
+        let expected = Result { try reference.handle(command, at: time) }
+        let answered = Result { try other.handle(command, at: time) }
+        if case .success(let effects) = expected { chaos.record(effects) }
+        guard "\(expected)" == "\(answered)", Snapshot(of: other) == Snapshot(of: reference) else {
+            Issue.record("\(label) step \(step): \(command) answered \(answered), the reference \(expected)",
+                         sourceLocation: sourceLocation)
+            return
+        }
+    }
+}
+
 extension Array where Element == Effect {
     /// The (driver, request, expiry) of every offer, in order.
     var offers: [(driver: DriverID, request: RequestID, expiresAt: Double)] {

@@ -24,16 +24,7 @@ import Testing
             let restored = try DispatchCore(restoring: original.snapshot, city: original.city, travel: fresh.travel,
                                             policy: fresh.policy, rules: fresh.rules)
             #expect(Snapshot(of: restored) == Snapshot(of: original), "seed \(seed): restored at once")
-            for step in 0..<1000 {
-                let (command, time) = chaos.next()
-                let expected = Result { try original.handle(command, at: time) }
-                let answered = Result { try restored.handle(command, at: time) }
-                if case .success(let effects) = expected { chaos.record(effects) }
-                guard "\(expected)" == "\(answered)", Snapshot(of: restored) == Snapshot(of: original) else {
-                    Issue.record("seed \(seed) step \(step): \(command) answered \(answered), the original \(expected)")
-                    return
-                }
-            }
+            expectSameAnswers(from: restored, as: original, chaos: &chaos, steps: 1000, label: "seed \(seed)")
         }
     }
 

@@ -205,6 +205,7 @@ public final class CitySimulation {
     func step() throws -> Bool {
         guard let (time, event) = events.popNext(), time < horizon else { return false }
         eventCount += 1
+        if let next = events.heapFirstPayload { prefetchRecords(of: next) }
         if effects.count >= 4096 { effects.removeAll(keepingCapacity: true) }  // no command is applying them now
         try handle(event)
         if checksInvariants, eventCount % invariantCheckInterval == 0 {

@@ -78,12 +78,7 @@ final class CustomerFeed: @unchecked Sendable {
         // lines now, so the loop does not stall on them when it gets there.
         let ahead = position + 2
         if ahead < customers.count {
-            let bytes = UnsafeRawPointer(customers.baseAddress.unsafelyUnwrapped + ahead)
-            var offset = 0
-            while offset < MemoryLayout<Customer>.stride {
-                citysim_prefetch(bytes + offset)
-                offset += 64
-            }
+            citysim_prefetch_range(customers.baseAddress.unsafelyUnwrapped + ahead, MemoryLayout<Customer>.stride)
         }
         return customers[position]
     }

@@ -1,3 +1,4 @@
+import CCacheHint
 import Dispatch
 
 /// Every request's `RideRecord` of a run, by id, in chunks of `chunkSize` records that never move once
@@ -50,6 +51,13 @@ final class RideLog: RandomAccessCollection, @unchecked Sendable {
             let record = Self.record(id, in: chunks)  // the pointer, not the table, is written
             yield &record.pointee
         }
+    }
+
+    /// Starts loading record `id`'s cache lines (a hint: reads and changes nothing; ignored past the end).
+    @inline(__always)
+    func prefetch(_ id: Int) {
+        guard id >= 0, id < count else { return }
+        citysim_prefetch_range(Self.record(id, in: chunks), MemoryLayout<RideRecord>.stride)
     }
 
     /// Where record `id` lies in `chunks` (the log's table, or a `Sealed` copy of it).
