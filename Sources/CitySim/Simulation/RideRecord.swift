@@ -6,7 +6,8 @@ import DispatchCore
 /// open part and is released when the request ends.
 ///
 /// Invariant: `meetingTime` is set exactly for reservations; `openSlot >= 0` exactly while the
-/// request is open in the simulator's view (not yet served, rejected, cancelled or expired).
+/// request is open in the simulator's view (not yet served, rejected, cancelled or expired);
+/// `excludesTaxis` exactly when the open entry lists a taxi.
 struct RideRecord: Sendable {
     enum Outcome: String, Sendable { case pending, served, rejected, cancelled, expired }
 
@@ -23,6 +24,8 @@ struct RideRecord: Sendable {
     /// The request's entry in `RideTable`'s open part, or -1 once it has ended.
     var openSlot: Int32 = -1
     var outcome = Outcome.pending
+    /// The open entry's excluded taxis are not empty (false once the request has ended).
+    var excludesTaxis = false
 
     init(customer: CustomerID, requestedAt: Double, meetingTime: Double?, origin: Position, destination: Position,
          originZone: Int) {
