@@ -96,6 +96,24 @@ import Testing
         #expect(ReportCharts.measuredWaits(result) == expected)
     }
 
+    @Test func theHeatMapGreysExactlyTheZonesWithNoImmediateRequestPickedUpAfterTheWarmUp() throws {
+        // Too few taxis: some zones have requests and none picked up, the others have waits.
+        let result = try CitySimulation(scenario: SimulationRunTests.scenario("rush-hour.yaml",
+            ["duration_hours=3", "fleet.scale=0.02", "demand.scale=0.3"])).run()
+        let warmup = result.summary.warmupHours * 3600
+        let map = ReportCharts.zoneHeatmap(result)
+        var greyed = 0, measured = 0
+        for zone in result.summary.perZone where zone.requests > 0 {
+            let pickedUp = result.rides.records.contains {
+                $0.originZone == zone.zone && $0.requestedAt >= warmup && !$0.isReservation && $0.pickupAt != nil
+            }
+            let title = try #require(map.firstRange(of: "zone \(zone.zone) (column").map { map[$0.lowerBound...].prefix(200) })
+            #expect(title.contains("no served ride") == !pickedUp, "zone \(zone.zone): \(title)")
+            if pickedUp { measured += 1 } else { greyed += 1 }
+        }
+        #expect(greyed > 0 && measured > 0)
+    }
+
     @Test func pageIsSelfContained() throws {
         let page = ReportPage.html(for: try Self.tinyResult())
         #expect(!page.contains("http://"))

@@ -8,17 +8,10 @@ extension ReportCharts {
     static func zoneHeatmap(_ result: RunResult) -> String {
         let city = result.city
         let zones = result.summary.perZone
-        // Served waits per zone (after the warm-up): a zone whose requests were never served has no mean wait.
-        var served = Array(repeating: 0, count: city.zoneCount)
-        let warmup = result.summary.warmupHours * 3600
-        // The simulator's records, not `RideRow`s (a row builds its kind and outcome as strings): `waitS != nil`
-        // is an immediate request picked up.
-        for ride in result.rides.records
-        where ride.requestedAt >= warmup && !ride.isReservation && ride.pickupAt != nil && served.indices.contains(ride.originZone) {
-            served[ride.originZone] += 1
-        }
+        // A zone whose requests were never served has no mean wait: its share of immediate requests picked up
+        // (after the warm-up) is 0. (The summary's figure, where a scan of every record used to count them.)
         func hasWait(_ z: RunSummary.ZoneFigures) -> Bool {
-            z.requests > 0 && served.indices.contains(z.zone) && served[z.zone] > 0 && z.meanWaitS.isFinite
+            z.requests > 0 && z.zone >= 0 && z.zone < city.zoneCount && z.waitServedShare > 0 && z.meanWaitS.isFinite
         }
         let measured = zones.filter(hasWait).map(\.meanWaitS)
         let low = measured.min() ?? 0, high = measured.max() ?? 0
