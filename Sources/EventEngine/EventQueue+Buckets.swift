@@ -75,10 +75,16 @@ extension EventQueue {
                 freeBlock = blockNext[Int(block)]
                 blockNext[Int(block)] = head.block
             } else {
-                // A new block, filled with copies of the entry until its places are used.
+                // New blocks, an eighth more at a time (at least 4), filled with copies of the entry until their
+                // places are used: this one, and the rest onto the free list.
                 block = Int32(truncatingIfNeeded: blockNext.count)
+                let added = max(4, blockNext.count >> 3)
+                blocks.append(contentsOf: repeatElement(entry, count: added &* Self.blockSize))
                 blockNext.append(head.block)
-                blocks.append(contentsOf: repeatElement(entry, count: Self.blockSize))
+                for extra in 1 ..< added {
+                    blockNext.append(freeBlock)
+                    freeBlock = block &+ Int32(truncatingIfNeeded: extra)
+                }
             }
             head = BucketHead(block: block, fill: 0)
         }
@@ -110,7 +116,8 @@ extension EventQueue {
         }
         let head = ring[slot]
         ring[slot] = .empty
-        prefetchBlocks(from: head.block)
+        // A bucket of one block is read at once: only longer chains gain from asking for every block first.
+        if blockNext[Int(head.block)] >= 0 { prefetchBlocks(from: head.block) }
         var block = head.block
         var fill = Int(head.fill)
         while block >= 0 {

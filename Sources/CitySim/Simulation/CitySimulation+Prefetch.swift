@@ -2,6 +2,13 @@ import CCacheHint
 import DispatchCore
 
 extension CitySimulation {
+    /// Taxis from which the loop prefetches: about where a fleet's records (the simulator's 264 bytes and
+    /// the core's 72 per taxi) outgrow a core's 1 MiB L2 cache here. Below it the records stay in cache and
+    /// the prefetches only cost instructions (+5 % on the benchmark gate's 30-taxi smoke run); the grid
+    /// city's 2,000 taxis showed no gain. Megacity's 50,000 went from 7.20 to 6.68 s with the simulator's
+    /// records prefetched and from 6.61 to 6.00 s with the core's too (Results/bench/pairs-s27.txt).
+    static let prefetchFleetFloor = 4_096
+
     /// Starts loading the records the event `next` will read, while the loop handles the one before it.
     ///
     /// At megacity's scale (50,000 taxis, 2 million requests) the driver's and the ride's records are

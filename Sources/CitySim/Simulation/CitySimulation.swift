@@ -87,6 +87,9 @@ public final class CitySimulation {
     var stintNotes = StintsAside.Notes()
     /// While `run(streamingRidesTo:)` goes on, the helper that hands the finished rides to the stream.
     var ridesAside: RidesAside?
+    /// The loop prefetches the next event's records (`prefetchRecords(of:)`): only for a fleet whose
+    /// records outgrow a core's cache, where the loads it starts early would miss (see `prefetchFleetFloor`).
+    private(set) var prefetchesAhead = false
     /// Every `ridesHandInterval` events the ended rides are sealed, and handed on once `ridesHandBatch` are
     /// new (tests hand every ride as soon as it ends).
     var ridesHandInterval = 4_096, ridesHandBatch = 4_096
@@ -190,6 +193,7 @@ public final class CitySimulation {
         if usesHelperThreads { rides.records.prefaultChunksAhead() }
         core.reserveCapacity(drivers: scenario.fleet.totalTaxis, requests: requests)
         try setUpFleet()
+        prefetchesAhead = drivers.count >= Self.prefetchFleetFloor
         if let realDemand {
             nextTrip = realDemand.next(after: 0, arrivals: arrivalsRandom, places: placesRandom)
             if let nextTrip { schedule(.tracedArrival, at: nextTrip.time, arrival: true) }
@@ -205,7 +209,7 @@ public final class CitySimulation {
     func step() throws -> Bool {
         guard let (time, event) = events.popNext(), time < horizon else { return false }
         eventCount += 1
-        if let next = events.heapFirstPayload { prefetchRecords(of: next) }
+        if prefetchesAhead, let next = events.heapFirstPayload { prefetchRecords(of: next) }
         if effects.count >= 4096 { effects.removeAll(keepingCapacity: true) }  // no command is applying them now
         try handle(event)
         if checksInvariants, eventCount % invariantCheckInterval == 0 {
