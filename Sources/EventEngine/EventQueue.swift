@@ -28,7 +28,8 @@
 /// and the four children of a node sit next to each other in memory. Later
 /// events wait unsorted in their bucket (a ring of ``ringSize`` buckets, and a
 /// list beyond it), a bucket's events side by side in blocks of ``blockSize``;
-/// when the heap runs empty, the next non-empty bucket moves into it. Every event of a bucket is later than every event of an earlier
+/// when the heap runs empty, the next non-empty bucket moves into it. Every
+/// event of a bucket is later than every event of an earlier
 /// one, so the heap only ever orders the next few seconds of events: a few
 /// levels that stay in cache, instead of a day's reservations and rides.
 /// (Keys packed into 16 bytes apart from the payloads, or payloads left in a
@@ -64,6 +65,7 @@ public struct EventQueue<Payload> {
     /// its newest block of events and how many that block holds (``BucketHead``). Empty until an event is bucketed.
     @usableFromInline var ring: ContiguousArray<BucketHead>
     /// Bucketed events in blocks of ``blockSize``: block `k` is `blocks[k * blockSize ..< (k + 1) * blockSize]`.
+    /// Places not in use hold stale copies of earlier entries (a payload's references live on until reused).
     @usableFromInline var blocks: ContiguousArray<Entry>
     /// Per block, the bucket's next (older, full) block, -1 after its last; for a free block, the next free one.
     @usableFromInline var blockNext: ContiguousArray<Int32>
