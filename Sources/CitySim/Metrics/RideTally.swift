@@ -45,7 +45,7 @@ struct RideTally {
         zoneWaits = Array(repeating: [], count: zones)
         assigns.reserveCapacity(records.count)
         // Every wait with its hour and its zone (-1 outside the window), for the one sort: packed into the
-        // sort's tag when they fit in 32 bits (any run of under ~7 years in under 2²⁰ zones), so the
+        // sort's tag when they fit in 32 bits (up to 4,096 hours with under 2²⁰ zones; longer with fewer), so the
         // handout after the sort reads them from the tag. Tags that were indices into per-wait arrays made
         // it two cache misses per wait (a third of the tally's time on megacity's 1.9 M waits, perf).
         let tagging = WaitTagging(hours: hours, zones: zones, packing: packingTags)

@@ -19,12 +19,11 @@ extension CitySimulation {
     @inline(__always)
     func prefetchRecords(of next: SimEvent) {
         switch next {
-        case .answer(let driver, let request, _, _), .reachesPickup(let driver, let request, _):
-            prefetchDriver(driver, request: request)
-        case .reachesDestination(let driver, let request):
-            prefetchDriver(driver, request: request)
+        case .answer(let driver, let request, _, _), .reachesPickup(let driver, let request, _),
+             .reachesDestination(let driver, let request):
+            prefetchRecords(driver: driver, request: request)
         case .turnsAvailable(let driver, _), .driftArrives(let driver, _):
-            prefetchDriver(driver, request: nil)
+            prefetchRecords(driver: driver, request: nil)
         default:
             break
         }
@@ -32,7 +31,7 @@ extension CitySimulation {
 
     /// The driver's records, the simulator's and the core's, and the request's, the simulator's and the core's.
     @inline(__always)
-    private func prefetchDriver(_ driver: Int32, request: EventRequest?) {
+    private func prefetchRecords(driver: Int32, request: EventRequest?) {
         // (Through the mutable buffer, as `DispatchCore.prefetchRecords` does: no retain and release.)
         drivers.withUnsafeMutableBufferPointer { buffer in
             guard driver >= 0, Int(driver) < buffer.count else { return }
