@@ -16,6 +16,7 @@ struct CSVBytes: ~Copyable {
     private var capacity: Int
     /// `pairTable`, read through the value: reading the static per field paid its lazy-initialisation check.
     private let pairs = CSVBytes.pairTable
+    private let powers = CSVBytes.powerTable
     /// The number of bytes written since the last `flush`.
     private(set) var count = 0
 
@@ -50,8 +51,9 @@ struct CSVBytes: ~Copyable {
     /// A decimal integer.
     mutating func int(_ value: Int) {
         makeRoom(21)
-        if value < 0 { storage[count] = UInt8(ascii: "-"); count += 1 }
-        digits(value.magnitude)
+        var at = storage + count
+        if value < 0 { at.pointee = UInt8(ascii: "-"); at += 1 }
+        count = at - storage + Self.digits(value.magnitude, at: at, pairs: pairs, powers: powers)
     }
 
     /// An angle in degrees with seven decimals (about 1 cm on the ground), e.g. "60.1698557".
@@ -73,13 +75,15 @@ struct CSVBytes: ~Copyable {
     /// writes it, except that a value that rounds to zero has no minus sign.
     @inline(__always)
     private mutating func decimals(_ value: Double, places: Int, scale: Int) {
-        let units = Self.roundedHalfAway(abs(value) * Double(scale))
+        let units = UInt(Self.roundedHalfAway(abs(value) * Double(scale)))
         makeRoom(30)
-        if value < 0 && units > 0 { storage[count] = UInt8(ascii: "-"); count += 1 }
-        digits(UInt(units / scale))
-        storage[count] = UInt8(ascii: ".")
-        count += 1
-        fixed(UInt(units % scale), width: places)
+        var at = storage + count
+        if value < 0 && units > 0 { at.pointee = UInt8(ascii: "-"); at += 1 }
+        let (whole, fraction) = units.quotientAndRemainder(dividingBy: UInt(scale))
+        at += Self.digits(whole, at: at, pairs: pairs, powers: powers)
+        at.pointee = UInt8(ascii: ".")
+        Self.fixed(fraction, width: places, at: at + 1, pairs: pairs)
+        count = at + 1 + places - storage
     }
 
     /// `Int(x.rounded())` for 0 ≤ x < 2⁶³, without the call to libm's `round`: `x - trunc(x)` is exact, so the
@@ -88,6 +92,40 @@ struct CSVBytes: ~Copyable {
     static func roundedHalfAway(_ x: Double) -> Int {
         let whole = Int(x)
         return x - Double(whole) >= 0.5 ? whole + 1 : whole
+    }
+
+    /// How many decimal digits `value` has (1 for 0): its bit length gives the count or one less, and one
+    /// comparison with a power of ten tells which (`value | 1` has as many digits as `value`, and is not 0).
+    @inline(__always)
+    static func decimalWidth(_ value: UInt, powers: UnsafePointer<UInt>) -> Int {
+        let nonzero = value | 1
+        let bits = UInt.bitWidth &- nonzero.leadingZeroBitCount
+        let atLeast = (bits &* 1233) &>> 12  // ⌊bits · log₁₀ 2⌋: the digits of 2^(bits-1), or one less
+        return atLeast &+ (nonzero >= powers[atLeast] ? 1 : 0)
+    }
+
+    /// Writes `value` in decimal without leading zeros at `at` (room for 20 bytes) and returns its width.
+    @inline(__always)
+    private static func digits(_ value: UInt, at: UnsafeMutablePointer<UInt8>, pairs: UnsafePointer<UInt16>,
+                               powers: UnsafePointer<UInt>) -> Int {
+        let width = decimalWidth(value, powers: powers)
+        fixed(value, width: width, at: at, pairs: pairs)
+        return width
+    }
+
+    /// The last `width` decimal digits of `value`, zero-padded, at `at`: two at a time from the right, each
+    /// pair one 16-bit store.
+    @inline(__always)
+    private static func fixed(_ value: UInt, width: Int, at: UnsafeMutablePointer<UInt8>, pairs: UnsafePointer<UInt16>) {
+        var value = value, end = width
+        let bytes = UnsafeMutableRawPointer(at)
+        while end >= 2 {
+            let (rest, pair) = value.quotientAndRemainder(dividingBy: 100)
+            bytes.storeBytes(of: pairs[Int(pair)], toByteOffset: end &- 2, as: UInt16.self)
+            value = rest
+            end &-= 2
+        }
+        if end == 1 { at.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10) }
     }
 
     // MARK: - Writing through the pointer
@@ -113,41 +151,26 @@ struct CSVBytes: ~Copyable {
         capacity = newCapacity
     }
 
-    /// `value` in decimal without leading zeros; the caller made room for 20 bytes.
-    @inline(__always)
-    private mutating func digits(_ value: UInt) {
-        var width = 1, bound: UInt = 10
-        while width < 20, value >= bound {
-            width += 1
-            bound = bound &* 10
-        }
-        fixed(value, width: width)
-    }
-
-    /// The last `width` decimal digits of `value`, zero-padded, written two at a time from the right.
-    @inline(__always)
-    private mutating func fixed(_ value: UInt, width: Int) {
-        var value = value
-        let start = count
-        var end = start + width
-        count = end
-        while end - start >= 2 {
-            let pair = Int(value % 100) &* 2
-            value /= 100
-            storage[end - 2] = pairs[pair]
-            storage[end - 1] = pairs[pair + 1]
-            end -= 2
-        }
-        if end > start { storage[start] = UInt8(ascii: "0") + UInt8(value % 10) }
-    }
-
-    /// "00", "01", … "99": the two digits of every number below 100 (made once, kept for the process).
-    /// Written once by its lazy initialiser (which Swift runs once, thread-safely), only read after.
-    nonisolated(unsafe) private static let pairTable: UnsafePointer<UInt8> = {
-        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 200)
+    /// "00", "01", … "99": the two digits of every number below 100 as the 16 bits that store them in order
+    /// (made once, kept for the process). Written once by its lazy initialiser (which Swift runs once,
+    /// thread-safely), only read after.
+    nonisolated(unsafe) private static let pairTable: UnsafePointer<UInt16> = {
+        let table = UnsafeMutablePointer<UInt16>.allocate(capacity: 100)
         for n in 0..<100 {
-            table[2 * n] = UInt8(ascii: "0") + UInt8(n / 10)
-            table[2 * n + 1] = UInt8(ascii: "0") + UInt8(n % 10)
+            let tens = UInt8(ascii: "0") + UInt8(n / 10), ones = UInt8(ascii: "0") + UInt8(n % 10)
+            UnsafeMutableRawPointer(table + n).storeBytes(of: tens, as: UInt8.self)
+            UnsafeMutableRawPointer(table + n).storeBytes(of: ones, toByteOffset: 1, as: UInt8.self)
+        }
+        return UnsafePointer(table)
+    }()
+
+    /// 10⁰ … 10¹⁹, for `decimalWidth` (made once, like `pairTable`).
+    nonisolated(unsafe) private static let powerTable: UnsafePointer<UInt> = {
+        let table = UnsafeMutablePointer<UInt>.allocate(capacity: 20)
+        var power: UInt = 1
+        for k in 0..<20 {
+            table[k] = power
+            power = power &* 10
         }
         return UnsafePointer(table)
     }()
