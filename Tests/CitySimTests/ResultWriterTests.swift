@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import CitySim
 
@@ -57,6 +58,52 @@ struct ResultWriterTests {
         var bytes = CSVBytes(capacity: 8)
         bytes.int(value)
         #expect(String(decoding: bytes.bytes, as: UTF8.self) == String(value))
+    }
+
+    @Test("the byte writer gives every integer either side of each power of ten its full width")
+    func bytesWriteIntegersAtEveryPowerOfTen() {
+        var values: [Int] = [0, 1, 9, Int.max, Int.min, Int.min + 1]
+        var power = 1
+        for _ in 1...18 {
+            power *= 10
+            values += [power - 1, power, power + 1, 2 * power - 1, -(power - 1), -power]
+        }
+        let differing = values.filter { value in
+            var bytes = CSVBytes(capacity: 8)
+            bytes.int(value)
+            return String(decoding: bytes.bytes, as: UTF8.self) != String(value)
+        }
+        #expect(differing.isEmpty, "first: \(differing.prefix(5))")
+        let powers: [UInt] = (0..<20).map { k in (0..<k).reduce(1) { power, _ in power * 10 } }
+        powers.withUnsafeBufferPointer { powers in
+            #expect((0..<1000).allSatisfy { CSVBytes.decimalWidth(UInt($0), powers: powers.baseAddress!) == String($0).count })
+        }
+    }
+
+    @Test("drivers.csv has one row per driver, its figures as ResultWriter.number writes them")
+    func driversFileMatchesTheRows() throws {
+        let scenario = try SimulationRunTests.scenario("smoke.yaml")
+        let result = try CitySimulation(scenario: scenario, seed: 3).run()
+        let expected = "driver,rides,earnings,shift_hours,busy_hours,queue_wait_hours\n" + result.drivers.map { d in
+            "\(d.id),\(d.rides),\(ResultWriter.number(d.earnings)),\(ResultWriter.number(d.shiftHours)),"
+                + "\(ResultWriter.number(d.busyHours)),\(ResultWriter.number(d.queueWaitHours))\n"
+        }.joined()
+        #expect(result.drivers.count > 10 && result.drivers.contains { $0.earnings != $0.earnings.rounded() })
+        #expect(ResultWriter.driversCSV(result) == expected)
+    }
+
+    @Test("the four files made side by side hold what each maker gives alone")
+    func filesWrittenSideBySideMatchTheirMakers() throws {
+        let scenario = try SimulationRunTests.scenario("smoke.yaml")
+        let result = try CitySimulation(scenario: scenario, seed: 3).run()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("citysim-writer-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try ResultWriter.write(result, to: folder)
+        func file(_ name: String) throws -> Data { try Data(contentsOf: folder.appendingPathComponent(name)) }
+        #expect(try file("summary.json") == ResultWriter.json(result.summary))
+        #expect(try file("drivers.csv") == Data(ResultWriter.driversCSV(result).utf8))
+        #expect(try file("rides.csv") == Data(ResultWriter.ridesCSV(result).utf8))
+        #expect(try file("report.html") == Data(ReportPage.html(for: result).utf8))
     }
 
     @Test("the byte writer grows past its first capacity without losing a byte")

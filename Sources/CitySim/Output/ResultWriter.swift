@@ -25,11 +25,23 @@ public enum ResultWriter {
     /// `rides.csv`, which a ``RidesCSVFile`` wrote during the run.
     public static func write(_ result: RunResult, to directory: URL, outputs: Outputs = .all, ridesWritten: Bool = false) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try json(result.summary).write(to: directory.appendingPathComponent("summary.json"))
-        guard outputs == .all else { return }
+        guard outputs == .all else {
+            try json(result.summary).write(to: directory.appendingPathComponent("summary.json"))
+            return
+        }
+        // The report page, the summary's JSON and drivers.csv are made side by side, on two cores: after
+        // megacity's loop they took 63, 35 and 3 ms one after the other, on the run's critical path.
+        let files = try parallelMap(3, jobs: 2) { file -> Data in
+            switch file {
+            case 0: Data(ReportPage.html(for: result).utf8)
+            case 1: try json(result.summary)
+            default: Data(driversCSVBytes(result))
+            }
+        }
+        try files[1].write(to: directory.appendingPathComponent("summary.json"))
         if !ridesWritten { try writeRidesCSV(result.rides, roads: result.roads, into: directory) }
-        try Data(driversCSV(result).utf8).write(to: directory.appendingPathComponent("drivers.csv"))
-        try Data(ReportPage.html(for: result).utf8).write(to: directory.appendingPathComponent("report.html"))
+        try files[2].write(to: directory.appendingPathComponent("drivers.csv"))
+        try files[0].write(to: directory.appendingPathComponent("report.html"))
     }
 
     /// Writes `directory`/rides.csv after the run, the way a ``RidesCSVFile`` writes it during one: in chunks of
@@ -111,11 +123,19 @@ public enum ResultWriter {
     }
 
     /// One row per driver: rides, earnings and hours.
-    public static func driversCSV(_ result: RunResult) -> String {
-        var out = "driver,rides,earnings,shift_hours,busy_hours,queue_wait_hours\n"
+    public static func driversCSV(_ result: RunResult) -> String { String(decoding: driversCSVBytes(result), as: UTF8.self) }
+
+    /// The bytes of `drivers.csv`, built as `rides.csv`'s are (`CSVBytes`): a `String` interpolated per row took
+    /// 69 ms for megacity's 50,000 drivers, on the run's critical path after the loop.
+    static func driversCSVBytes(_ result: RunResult) -> [UInt8] {
+        var out = CSVBytes(capacity: 64 + result.drivers.count * 48)
+        out.text("driver,rides,earnings,shift_hours,busy_hours,queue_wait_hours\n")
         for d in result.drivers {
-            out += "\(d.id),\(d.rides),\(number(d.earnings)),\(number(d.shiftHours)),\(number(d.busyHours)),\(number(d.queueWaitHours))\n"
+            out.int(d.id); out.comma(); out.int(d.rides); out.comma()
+            out.number(d.earnings); out.comma(); out.number(d.shiftHours); out.comma()
+            out.number(d.busyHours); out.comma(); out.number(d.queueWaitHours)
+            out.newline()
         }
-        return out
+        return out.bytes
     }
 }
