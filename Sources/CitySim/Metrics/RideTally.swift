@@ -52,6 +52,8 @@ struct RideTally {
         var waits: [Double] = [], tags: [UInt32] = [], hourOfWait: [Int32] = [], zoneOfWait: [Int32] = []
         waits.reserveCapacity(records.count)
         tags.reserveCapacity(records.count)
+        // How many waits each hour and each zone gets, so their arrays are made once at their size.
+        var waitsOfHour = [Int](repeating: 0, count: hours), waitsOfZone = [Int](repeating: 0, count: zones)
         for ride in records {
             let hour = min(hours - 1, Int(ride.requestedAt / 3600))
             let inWindow = ride.requestedAt >= warmup
@@ -59,6 +61,8 @@ struct RideTally {
             countHour(ride, hour: hour, wait: wait)
             if let wait {
                 let zone = inWindow ? ride.originZone : -1
+                waitsOfHour[hour] += 1
+                if zone >= 0 { waitsOfZone[zone] += 1 }
                 if tagging.packs {
                     tags.append(tagging.tag(hour: hour, zone: zone))
                 } else {
@@ -75,12 +79,21 @@ struct RideTally {
         }
         // Sorted once, then handed out in sorted order to the window, each hour and each zone.
         let sorted = Statistics.sortedWithTags(waits, tags: tags)
-        for (wait, tag) in zip(sorted.values, sorted.tags) {
-            let (hour, zone) = tagging.packs ? tagging.hourAndZone(tag) : (Int(hourOfWait[Int(tag)]), Int(zoneOfWait[Int(tag)]))
-            hourWaits[hour].append(wait)
-            if zone >= 0 {
-                windowWaits.append(wait)
-                zoneWaits[zone].append(wait)
+        for hour in 0..<hours { hourWaits[hour].reserveCapacity(waitsOfHour[hour]) }
+        for zone in 0..<zones { zoneWaits[zone].reserveCapacity(waitsOfZone[zone]) }
+        windowWaits.reserveCapacity(waitsOfZone.reduce(0, +))
+        // Through the outer arrays' buffers: `hourWaits[hour].append` checked the outer array's uniqueness for
+        // every wait, and grew each inner one step by step (perf, megacity: 45 ms for 1.9 M waits).
+        hourWaits.withUnsafeMutableBufferPointer { hourWaits in
+            zoneWaits.withUnsafeMutableBufferPointer { zoneWaits in
+                for (wait, tag) in zip(sorted.values, sorted.tags) {
+                    let (hour, zone) = tagging.packs ? tagging.hourAndZone(tag) : (Int(hourOfWait[Int(tag)]), Int(zoneOfWait[Int(tag)]))
+                    hourWaits[hour].append(wait)
+                    if zone >= 0 {
+                        windowWaits.append(wait)
+                        zoneWaits[zone].append(wait)
+                    }
+                }
             }
         }
     }
