@@ -92,6 +92,33 @@ struct ResultWriterTests {
         #expect(ResultWriter.driversCSV(result) == expected)
     }
 
+    @Test("each rides.csv row holds its RideRow's fields in the header's order, written from the record")
+    func ridesRowsMatchTheirRideRows() throws {
+        let reservations = ["duration_hours=5", "demand.reservations.share=0.2", "demand.reservations.lead_min_hours=2",
+                            "demand.reservations.lead_max_hours=2.5"]
+        let scenario = try SimulationRunTests.scenario("smoke.yaml", reservations)
+        let result = try CitySimulation(scenario: scenario, seed: 5).run()
+        func field(_ value: Double?) -> String { ResultWriter.number(value) }
+        let expected = result.rides.map { r in
+            ["\(r.id)", "\(r.customer)", r.kind, r.outcome, field(r.requestedAt), field(r.meetingTime), field(r.originX),
+             field(r.originY), field(r.destinationX), field(r.destinationY), "\(r.originZone)", field(r.acceptedAt),
+             field(r.pickupAt), field(r.dropoffAt), field(r.waitS), r.driver.map(String.init) ?? "", "\(r.offers)",
+             "\(r.declines)", "\(r.timeouts)", field(r.fare)].joined(separator: ",")
+        }
+        let lines = ResultWriter.ridesCSV(result).split(separator: "\n").map(String.init)
+        #expect(lines.first == ResultWriter.ridesCSVColumns)
+        #expect(Array(lines.dropFirst()) == expected)
+        let kinds = Set(result.rides.map { "\($0.kind) \($0.outcome)" })
+        #expect(kinds.contains("reservation served") && kinds.contains("immediate served") && kinds.count >= 4, "\(kinds)")
+    }
+
+    @Test("an outcome's rides.csv text is its raw value", arguments: [
+        RideRecord.Outcome.pending, .served, .rejected, .cancelled, .expired,
+    ])
+    func outcomeTextIsItsRawValue(outcome: RideRecord.Outcome) {
+        #expect(outcome.csvText.description == outcome.rawValue)
+    }
+
     @Test("the four files made side by side hold what each maker gives alone")
     func filesWrittenSideBySideMatchTheirMakers() throws {
         let scenario = try SimulationRunTests.scenario("smoke.yaml")

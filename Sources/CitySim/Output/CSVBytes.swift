@@ -45,12 +45,26 @@ struct CSVBytes: ~Copyable {
         }
     }
 
+    /// A constant ASCII text (a column's fixed words), copied from its static bytes.
+    @inline(__always)
+    mutating func ascii(_ value: StaticString) {
+        let length = value.utf8CodeUnitCount
+        makeRoom(length)
+        (storage + count).update(from: value.utf8Start, count: length)
+        count += length
+    }
+
     @inline(__always) mutating func comma() { byte(UInt8(ascii: ",")) }
     @inline(__always) mutating func newline() { byte(UInt8(ascii: "\n")) }
 
     /// A decimal integer.
     mutating func int(_ value: Int) {
         makeRoom(21)
+        if UInt(bitPattern: value) < 10 {  // most of a row's counts: one digit
+            storage[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value)
+            count += 1
+            return
+        }
         var at = storage + count
         if value < 0 { at.pointee = UInt8(ascii: "-"); at += 1 }
         count = at - storage + Self.digits(value.magnitude, at: at, pairs: pairs, powers: powers)

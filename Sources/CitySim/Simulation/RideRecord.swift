@@ -9,7 +9,20 @@ import DispatchCore
 /// request is open in the simulator's view (not yet served, rejected, cancelled or expired);
 /// `excludesTaxis` exactly when the open entry lists a taxi.
 struct RideRecord: Sendable {
-    enum Outcome: String, Sendable { case pending, served, rejected, cancelled, expired }
+    enum Outcome: String, Sendable {
+        case pending, served, rejected, cancelled, expired
+
+        /// `rawValue`, as static bytes for `rides.csv`.
+        var csvText: StaticString {
+            switch self {
+            case .pending: "pending"
+            case .served: "served"
+            case .rejected: "rejected"
+            case .cancelled: "cancelled"
+            case .expired: "expired"
+            }
+        }
+    }
 
     let requestedAt: Double
     private let meetingTimeOrNaN: Double
