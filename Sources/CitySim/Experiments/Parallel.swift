@@ -45,3 +45,26 @@ private final class ParallelBox<T>: @unchecked Sendable {
     init(_ count: Int) { results = Array(repeating: nil, count: count) }
 }
 
+/// `body`, run on a thread of its own while the caller goes on; `value()` waits for it and returns what it
+/// returned or throws what it threw.
+///
+/// Invariant: `result` is written once, by the thread, before `done` is signalled; it is read only after.
+final class Aside<T>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var result: Result<T, Error>?
+
+    init(_ body: @escaping @Sendable () throws -> T) {
+        let thread = Thread { [self] in
+            result = Result(catching: body)
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// Waits for the thread, then returns its value or throws its error (again on a later call).
+    func value() throws -> T {
+        done.wait()
+        done.signal()
+        return try result!.get()
+    }
+}
