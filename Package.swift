@@ -11,7 +11,9 @@ let hotLoopSettings: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unche
 /// (Foundation, ICU, FoundationXML and a dozen more, with their symbol relocations) took 15 ms of every
 /// run's start, and lazy symbol binding more during the run: the yardstick's grid city ran in 0.125 s with
 /// shared libraries and 0.113 s linked statically (median of 12 alternating pairs, 11 of 12 lower;
-/// Results/bench/speed.md, "Fifteenth pass"). Sweeps of many short runs gain the most.
+/// Results/bench/speed.md, "Fifteenth pass"). Sweeps of many short runs gain the most. The static Foundation's own
+/// libraries are listed by hand: the dependencies' modules are compiled against the shared Foundation, whose
+/// autolink entries do not name them (a toolchain that splits Foundation differently fails here at link time).
 let staticRuntime: [LinkerSetting] = [.unsafeFlags(["-static-stdlib", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_CFXMLInterface", "-lxml2", "-l_FoundationCollections"], .when(platforms: [.linux]))]
 
 let package = Package(
