@@ -7,8 +7,8 @@ enum Fmt {
         guard value.isFinite else { return "–" }
         let magnitude = abs(value)
         if magnitude >= 1000 || value == value.rounded() && magnitude < 1e15 { return integer(Int(value.rounded())) }
-        if magnitude >= 100 { return String(format: "%.0f", value) }
-        let text = String(format: magnitude >= 10 ? "%.1f" : magnitude >= 0.01 ? "%.2f" : "%.3f", value)
+        if magnitude >= 100 { return fixed(value, decimals: 0) }
+        let text = fixed(value, decimals: magnitude >= 10 ? 1 : magnitude >= 0.01 ? 2 : 3)
         return trimmed(text)
     }
 
@@ -27,20 +27,20 @@ enum Fmt {
     static func duration(_ seconds: Double) -> String {
         guard seconds.isFinite else { return "–" }
         if abs(seconds) < 120 { return number(seconds) + " s" }
-        if abs(seconds) < 7200 { return trimmed(String(format: "%.1f", seconds / 60)) + " min" }
-        return trimmed(String(format: "%.1f", seconds / 3600)) + " h"
+        if abs(seconds) < 7200 { return trimmed(fixed(seconds / 60, decimals: 1)) + " min" }
+        return trimmed(fixed(seconds / 3600, decimals: 1)) + " h"
     }
 
     /// Seconds as minutes with one decimal ("3.2").
     static func minutes(_ seconds: Double) -> String {
         guard seconds.isFinite else { return "–" }
-        return trimmed(String(format: "%.1f", seconds / 60))
+        return trimmed(fixed(seconds / 60, decimals: 1))
     }
 
     /// A share as a percentage ("87.3 %").
     static func percent(_ share: Double) -> String {
         guard share.isFinite else { return "–" }
-        return trimmed(String(format: "%.1f", share * 100)) + " %"
+        return trimmed(fixed(share * 100, decimals: 1)) + " %"
     }
 
     /// Drops trailing zeros after a decimal point ("1.50" → "1.5", "2.0" → "2").
@@ -95,7 +95,7 @@ struct ColorRamp {
         let f = position - Double(i)
         let a = stops[i], b = stops[i + 1]
         func channel(_ x: Double, _ y: Double) -> String {
-            String(format: "%02x", Int((x + (y - x) * f).rounded()))
+            Fmt.hexByte(Int((x + (y - x) * f).rounded()))
         }
         return "#" + channel(a.r, b.r) + channel(a.g, b.g) + channel(a.b, b.b)
     }
@@ -124,7 +124,7 @@ enum SVG {
     /// A coordinate: one decimal at most, 0 for anything not finite.
     static func c(_ value: Double) -> String {
         guard value.isFinite else { return "0" }
-        return Fmt.trimmed(String(format: "%.1f", value))
+        return Fmt.trimmed(Fmt.fixed(value, decimals: 1))
     }
 
     static func open(width: Double, height: Double, label: String) -> String {
@@ -177,14 +177,14 @@ enum SVG {
 
     static func polygon(_ points: [(x: Double, y: Double)], fill: String, opacity: Double = 1) -> String {
         let coordinates = points.map { "\(c($0.x)),\(c($0.y))" }.joined(separator: " ")
-        return "<polygon points=\"\(coordinates)\" fill=\"\(fill)\" fill-opacity=\"\(Fmt.trimmed(String(format: "%.2f", opacity)))\"/>\n"
+        return "<polygon points=\"\(coordinates)\" fill=\"\(fill)\" fill-opacity=\"\(Fmt.trimmed(Fmt.fixed(opacity, decimals: 2)))\"/>\n"
     }
 
     /// A map zone: a closed outline with a fill, an edge and a hover title; `opacity` lets a layer beneath show.
     static func zone(_ points: [(x: Double, y: Double)], fill: String, stroke: String, title: String,
                      opacity: Double? = nil) -> String {
         let coordinates = points.map { "\(c($0.x)),\(c($0.y))" }.joined(separator: " ")
-        let see = opacity.map { " fill-opacity=\"\(Fmt.trimmed(String(format: "%.2f", $0)))\"" } ?? ""
+        let see = opacity.map { " fill-opacity=\"\(Fmt.trimmed(Fmt.fixed($0, decimals: 2)))\"" } ?? ""
         return "<polygon points=\"\(coordinates)\" fill=\"\(fill)\"\(see) stroke=\"\(stroke)\"><title>\(escape(title))</title></polygon>\n"
     }
 
@@ -194,7 +194,7 @@ enum SVG {
         var d = ""
         d.reserveCapacity(lines.count * 24)
         for line in lines { d += "M\(c(line.from.x)) \(c(line.from.y))L\(c(line.to.x)) \(c(line.to.y))" }
-        return "<path d=\"\(d)\" fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(Fmt.trimmed(String(format: "%.2f", width)))\" stroke-linecap=\"round\"/>\n"
+        return "<path d=\"\(d)\" fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(Fmt.trimmed(Fmt.fixed(width, decimals: 2)))\" stroke-linecap=\"round\"/>\n"
     }
 
     /// A small legend: one coloured swatch and label per entry, left to right from (x, y).
