@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CitySim
+import TestSupport
 
 @Suite("The report's fixed-decimal numbers")
 struct FixedDecimalsTests {
@@ -9,14 +10,10 @@ struct FixedDecimalsTests {
         var values: [Double] = [0, -0.0, 0.5, 1.5, 2.5, -2.5, 0.25, 0.125, 0.375, 2.675, 1.005, 0.05, -0.04, -0.05,
                                 0.0005, 0.0015, 9.95, 99.95, 999.9995, 0x1p52 + 0.5, 0x1p53 - 1, -(0x1p53 - 1),
                                 .leastNonzeroMagnitude, .leastNormalMagnitude, 1e-300, 123_456_789.125, 86_399.999]
-        var x: UInt64 = 0x2545_F491_4F6C_DD1D  // a fixed sequence (splitmix64)
+        var random = SplitMix64(seed: 0x2545_F491_4F6C_DD1D)
         for _ in 0..<25_000 {
-            x &+= 0x9E37_79B9_7F4A_7C15
-            var z = x
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            let unit = Double(z >> 11) / Double(1 << 53)
+            let z = random.next()
+            let unit = Double(z >> 11) * 0x1p-53
             let scale = [1.0, 10, 100, 1000, 86_400, 1e6, 1e-3, 1e12][Int(z & 7)]
             values.append((unit - 0.3) * scale)
             let d = Double([1, 10, 100, 1000][Int((z >> 3) & 3)])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CitySim
+import TestSupport
 
 @Suite("Result files")
 struct ResultWriterTests {
@@ -30,14 +31,10 @@ struct ResultWriterTests {
     func bytesMatchNumberOverManyValues() {
         var values: [Double] = [0.0005, 1.0005, 2.5, 0.4995, 123.4995, 1e15 - 0.5, 999_999_999_999.9995, 4503599627370495.5]
         values += [0.49999999999999994, 1.9999999999999998, 0.00049999999999999999, 86_399.99949999999]
-        var x: UInt64 = 0x9E37_79B9_7F4A_7C15  // a fixed sequence of doubles over many scales (splitmix64)
+        var random = SplitMix64(seed: 0x9E37_79B9_7F4A_7C15)  // a fixed sequence of doubles over many scales
         for _ in 0..<20_000 {
-            x &+= 0x9E37_79B9_7F4A_7C15
-            var z = x
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            z ^= z >> 31
-            let unit = Double(z >> 11) / Double(1 << 53)
+            let z = random.next()
+            let unit = Double(z >> 11) * 0x1p-53
             let scale = [1.0, 10, 1000, 86_400, 1e6, 1e12][Int(z & 7) % 6]
             values.append((unit - 0.25) * scale)
             values.append(((unit * scale * 1000).rounded() + 0.5) / 1000)  // exact thousandth halves, as near as doubles get
