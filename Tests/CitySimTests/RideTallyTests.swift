@@ -21,7 +21,7 @@ import Testing
                 record.pickupAt = requestedAt + Double.random(in: 0..<900, using: &random).rounded()
                 record.outcome = .served
             } else {
-                record.outcome = .rejected
+                record.outcome = [.rejected, .expired, .cancelled][Int.random(in: 0..<3, using: &random)]
             }
             log.append(record)
         }
@@ -41,6 +41,26 @@ import Testing
         // The window's waits are the hours' waits after the warm-up, each list sorted.
         #expect(packed.windowWaits == packed.hourWaits.dropFirst().flatMap { $0 }.sorted())
         #expect(packed.zoneWaits.flatMap { $0 }.sorted() == packed.windowWaits)
+    }
+
+    @Test func eachHourAndZoneCountsWhatAPassPerFigureOverTheRecordsCounts() {
+        let records = Self.records(count: 6_000, hours: 10, zones: 7, seed: 11)
+        let tally = RideTally(records, hours: 10, zones: 7, warmup: 3600)
+        for h in 0..<10 {
+            let ofHour = records.filter { min(9, Int($0.requestedAt / 3600)) == h }
+            let hour = tally.hours[h]
+            #expect(hour.demand == ofHour.count)
+            #expect(hour.immediate == ofHour.filter { !$0.isReservation }.count)
+            #expect(hour.served == ofHour.filter { $0.outcome == .served }.count)
+            #expect(hour.rejected == ofHour.filter { $0.outcome == .rejected }.count)
+            #expect(hour.expired == ofHour.filter { $0.outcome == .expired }.count)
+            #expect(hour.expired > 0 && hour.rejected > 0 && hour.immediate < hour.demand)
+        }
+        for z in 0..<7 {
+            let ofZone = records.filter { $0.requestedAt >= 3600 && $0.originZone == z }
+            #expect(tally.zones[z].requests == ofZone.count)
+            #expect(tally.zones[z].immediate == ofZone.filter { !$0.isReservation }.count)
+        }
     }
 
     @Test func aTagHoldsTheLastHourAndZoneAndOutsideTheWindow() {

@@ -58,7 +58,7 @@ struct RideTally {
             let hour = min(hours - 1, Int(ride.requestedAt / 3600))
             let inWindow = ride.requestedAt >= warmup
             let wait = ride.isReservation ? nil : ride.pickupAt.map { $0 - ride.requestedAt }
-            countHour(ride, hour: hour, wait: wait)
+            Self.count(ride, wait: wait, into: &self.hours[hour])  // one access to the hour's tally, not one per field
             if let wait {
                 let zone = inWindow ? ride.originZone : -1
                 waitsOfHour[hour] += 1
@@ -73,8 +73,7 @@ struct RideTally {
                 waits.append(wait)
             }
             guard inWindow else { continue }
-            self.zones[ride.originZone].requests += 1
-            if !ride.isReservation { self.zones[ride.originZone].immediate += 1 }
+            Self.count(ride, into: &self.zones[ride.originZone])
             countWindow(ride)
         }
         // Sorted once, then handed out in sorted order to the window, each hour and each zone.
@@ -116,16 +115,21 @@ struct RideTally {
         }
     }
 
-    private mutating func countHour(_ ride: RideRecord, hour h: Int, wait: Double?) {
-        if !ride.isReservation { hours[h].immediate += 1 }
-        hours[h].demand += 1
+    private static func count(_ ride: RideRecord, wait: Double?, into hour: inout HourTally) {
+        if !ride.isReservation { hour.immediate += 1 }
+        hour.demand += 1
         switch ride.outcome {
-        case .served: hours[h].served += 1
-        case .rejected: hours[h].rejected += 1
-        case .expired: hours[h].expired += 1
+        case .served: hour.served += 1
+        case .rejected: hour.rejected += 1
+        case .expired: hour.expired += 1
         case .pending, .cancelled: break
         }
-        if let wait { hours[h].waitSum += wait }
+        if let wait { hour.waitSum += wait }
+    }
+
+    private static func count(_ ride: RideRecord, into zone: inout ZoneTally) {
+        zone.requests += 1
+        if !ride.isReservation { zone.immediate += 1 }
     }
 
     private mutating func countWindow(_ ride: RideRecord) {

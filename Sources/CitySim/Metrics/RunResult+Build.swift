@@ -42,7 +42,7 @@ extension RunResult {
             byShift: ShiftFairnessBuilder.figures(sim, zoneQueues: zoneQueues), byShiftZone: zoneQueues)
         let measuredHours = sim.scenario.durationHours - sim.scenario.warmupHours
         return RunSummary(
-            scenario: sim.scenario.name, scenarioHash: sim.scenario.canonicalHash, commit: nil, seed: sim.seed,
+            scenario: sim.scenario.name, scenarioHash: sim.scenarioHash, commit: nil, seed: sim.seed,
             replication: sim.streams.replication, policy: sim.core.policy.name,
             simulatedHours: sim.scenario.durationHours, warmupHours: sim.scenario.warmupHours,
             requests: counts, waitS: Statistics.distribution(sorted: tally.windowWaits),
