@@ -57,7 +57,7 @@ struct RideTally {
         for ride in records {
             let hour = min(hours - 1, Int(ride.requestedAt / 3600))
             let inWindow = ride.requestedAt >= warmup
-            let wait = ride.isReservation ? nil : ride.pickupAt.map { $0 - ride.requestedAt }
+            let wait = ride.wait
             Self.count(ride, wait: wait, into: &self.hours[hour])  // one access to the hour's tally, not one per field
             if let wait {
                 let zone = inWindow ? ride.originZone : -1

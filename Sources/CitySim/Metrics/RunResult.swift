@@ -56,7 +56,7 @@ public struct RunResult: Sendable {
         public var endIndex: Int { records.count }
         public subscript(id: Int) -> RideRow {
             let r = records[id]
-            return RideRow(id: id, customer: r.customer.rawValue, kind: r.isReservation ? "reservation" : "immediate",
+            return RideRow(id: id, customer: r.customer.rawValue, kind: r.kind.description,
                            outcome: r.outcome.rawValue, requestedAt: r.requestedAt, meetingTime: r.meetingTime,
                            originX: r.origin.x, originY: r.origin.y, destinationX: r.destination.x,
                            destinationY: r.destination.y, originZone: r.originZone, acceptedAt: r.acceptedAt,

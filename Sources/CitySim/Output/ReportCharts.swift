@@ -6,9 +6,9 @@ enum ReportCharts {
     /// Waits (seconds) of served immediate requests made after the warm-up, in ride order.
     static func measuredWaits(_ result: RunResult) -> [Double] {
         let warmup = result.summary.warmupHours * 3600
-        // From the simulator's records, as `RideRow.waitS` of the served rows gives them, without building the rows.
+        // From the simulator's records (`RideRecord.wait`, as `RideRow.waitS` gives it), without building the rows.
         return result.rides.records.compactMap { ride in
-            ride.requestedAt >= warmup && ride.outcome == .served && !ride.isReservation ? ride.pickupAt.map { $0 - ride.requestedAt } : nil
+            ride.requestedAt >= warmup && ride.outcome == .served ? ride.wait : nil
         }
     }
 

@@ -105,14 +105,13 @@ public enum ResultWriter {
     /// customer feed while the loop runs.
     private static func appendRow(_ id: Int, _ r: RideRecord, _ projection: LocalProjection?, to out: inout CSVBytes) {
         out.int(id); out.comma(); out.int(r.customer.rawValue); out.comma()
-        out.ascii(r.isReservation ? "reservation" : "immediate"); out.comma(); out.ascii(r.outcome.csvText); out.comma()
+        out.ascii(r.kind); out.comma(); out.ascii(r.outcome.csvText); out.comma()
         out.number(r.requestedAt); out.comma(); out.number(r.meetingTime); out.comma()
         out.number(r.origin.x); out.comma(); out.number(r.origin.y); out.comma()
         out.number(r.destination.x); out.comma(); out.number(r.destination.y); out.comma()
         out.int(r.originZone); out.comma()
         out.number(r.acceptedAt); out.comma(); out.number(r.pickupAt); out.comma()
-        out.number(r.dropoffAt); out.comma(); out.number(r.isReservation ? nil : r.pickupAt.map { $0 - r.requestedAt })
-        out.comma()
+        out.number(r.dropoffAt); out.comma(); out.number(r.wait); out.comma()
         if let driver = r.driver { out.int(driver.rawValue) }
         out.comma(); out.int(r.offers); out.comma(); out.int(r.declines); out.comma(); out.int(r.timeouts); out.comma()
         out.number(r.fare)

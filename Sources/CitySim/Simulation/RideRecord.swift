@@ -52,6 +52,10 @@ struct RideRecord: Sendable {
 
     var customer: CustomerID { CustomerID(customerRaw) }
     var isReservation: Bool { !meetingTimeOrNaN.isNaN }
+    /// `rides.csv`'s kind of request: "reservation" or "immediate".
+    var kind: StaticString { isReservation ? "reservation" : "immediate" }
+    /// Request → pickup, for an immediate request picked up; nil for a reservation or one not picked up.
+    var wait: Double? { isReservation ? nil : pickupAt.map { $0 - requestedAt } }
     /// D11: the meeting time of a reservation; nil for an immediate request.
     var meetingTime: Double? { meetingTimeOrNaN.isNaN ? nil : meetingTimeOrNaN }
     var originZone: Int { Int(originZoneRaw) }
