@@ -19,6 +19,10 @@ extension RunResult {
                                   wallSeconds: Double) -> RunSummary {
         let hours = Int(sim.scenario.durationHours.rounded(.up))
         let tally = RideTally(allRides.records, hours: hours, zones: sim.city.geometry.zoneCount, warmup: sim.warmup)
+        // The means the summary gives, side by side (`SampleMeans`): the window's waits, the assignment times,
+        // then each zone's waits.
+        let assigns = RadixSort.sorted(tally.assigns)
+        let means = SampleMeans.of([tally.windowWaits, assigns] + tally.zoneWaits)
         var counts = tally.counts
         counts.refusedOpenRequest = sim.refusedOpenRequest
         if sim.scenario.demand.odMatrix?.zones != nil {
@@ -45,15 +49,15 @@ extension RunResult {
             scenario: sim.scenario.name, scenarioHash: sim.scenarioHash, commit: nil, seed: sim.seed,
             replication: sim.streams.replication, policy: sim.core.policy.name,
             simulatedHours: sim.scenario.durationHours, warmupHours: sim.scenario.warmupHours,
-            requests: counts, waitS: Statistics.distribution(sorted: tally.windowWaits),
+            requests: counts, waitS: Statistics.distribution(sorted: tally.windowWaits, mean: means[0]),
             waitServedShare: share(tally.windowWaits.count, of: counts.immediate),
-            assignS: Statistics.distribution(tally.assigns),
+            assignS: Statistics.distribution(sorted: assigns, mean: means[1]),
             assignAcceptedShare: share(tally.assigns.count, of: counts.immediate),
             offers: tally.offers, reservations: tally.booked, fleet: fleet, fairness: fairness,
             throughputPerHour: Double(tally.pickedUp) / measuredHours,
             engine: .init(events: sim.eventCount, wallS: wallSeconds,
                           eventsPerS: wallSeconds > 0 ? Double(sim.eventCount) / wallSeconds : 0),
-            perHour: hourFigures(sim, tally), perZone: zoneFigures(sim, tally),
+            perHour: hourFigures(sim, tally), perZone: zoneFigures(sim, tally, means: means[2...]),
             planner: sim.plannerDemand.map { PlannerSummary($0, bookings: sim.plannerBookings, rides: allRides) },
             measurement: RunSummary.Measurement(fromHours: sim.scenario.warmupHours, toHours: sim.scenario.durationHours))
     }
@@ -70,7 +74,7 @@ extension RunResult {
             figures.rejected = hour.rejected
             figures.expired = hour.expired
             figures.meanWaitS = waits.isEmpty ? 0 : hour.waitSum / Double(waits.count)
-            let distribution = Statistics.distribution(sorted: waits)
+            let distribution = Statistics.quantiles(sorted: waits)  // the hour's mean is its own sum's
             figures.p50WaitS = distribution.p50
             figures.p90WaitS = distribution.p90
             figures.p95WaitS = distribution.p95
@@ -84,9 +88,10 @@ extension RunResult {
         }
     }
 
-    private static func zoneFigures(_ sim: CitySimulation, _ tally: RideTally) -> [RunSummary.ZoneFigures] {
+    /// `means`: each zone's mean wait, in zone order.
+    private static func zoneFigures(_ sim: CitySimulation, _ tally: RideTally, means: ArraySlice<Double>) -> [RunSummary.ZoneFigures] {
         tally.zones.indices.map { zone in
-            let summary = Statistics.distribution(sorted: tally.zoneWaits[zone])
+            let summary = Statistics.distribution(sorted: tally.zoneWaits[zone], mean: means[means.startIndex + zone])
             return RunSummary.ZoneFigures(zone: zone, requests: tally.zones[zone].requests, meanWaitS: summary.mean,
                                           p90WaitS: summary.p90,
                                           waitServedShare: share(tally.zoneWaits[zone].count, of: tally.zones[zone].immediate),

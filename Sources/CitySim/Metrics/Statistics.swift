@@ -9,14 +9,21 @@ enum Statistics {
 
     /// `distribution(_:)` of a sample already in ascending order.
     static func distribution(sorted: [Double]) -> DistributionSummary {
+        distribution(sorted: sorted, mean: sorted.withUnsafeBufferPointer { gsl_stats_mean($0.baseAddress, 1, $0.count) })
+    }
+
+    /// `distribution(sorted:)` with the sample's mean already known (`SampleMeans`).
+    static func distribution(sorted: [Double], mean: Double) -> DistributionSummary {
         guard !sorted.isEmpty else { return DistributionSummary() }
         func quantile(_ q: Double) -> Double {
             sorted.withUnsafeBufferPointer { gsl_stats_quantile_from_sorted_data($0.baseAddress, 1, $0.count, q) }
         }
-        let mean = sorted.withUnsafeBufferPointer { gsl_stats_mean($0.baseAddress, 1, $0.count) }
         return DistributionSummary(mean: mean, p50: quantile(0.5), p90: quantile(0.9), p95: quantile(0.95),
                                    p99: quantile(0.99), max: sorted.last!)
     }
+
+    /// The quantiles and maximum of `distribution(sorted:)`, without the mean (left 0): for a caller that has its own.
+    static func quantiles(sorted: [Double]) -> DistributionSummary { distribution(sorted: sorted, mean: 0) }
 
     /// `values` in ascending order, each with its tag; equal values keep their order (a stable sort).
     static func sortedWithTags(_ values: [Double], tags: [UInt32]) -> (values: [Double], tags: [UInt32]) {
