@@ -48,6 +48,37 @@ struct ResultWriterTests {
         #expect(values.allSatisfy { $0 < 0 || CSVBytes.roundedHalfAway($0 * 1000) == Int(($0 * 1000).rounded()) })
     }
 
+    @Test("eight digits at once: each of them, zero-padded, for every number below 10^8 tried")
+    func eightDigitsAtOnceAreTheNumbersDigits() {
+        var numbers = Array(0..<200_000)
+        var power = 1
+        for _ in 1...8 {
+            power *= 10
+            numbers += (-3...3).map { power / 2 + $0 } + (1...3).map { power - $0 } + [power / 10 * 9]
+        }
+        var random = SplitMix64(seed: 808)
+        numbers += (0..<300_000).map { _ in Int(random.next() % 100_000_000) }
+        let differing = numbers.filter { n in
+            guard n >= 0, n < 100_000_000 else { return false }
+            let digits = CSVBytes.eightDigits(UInt64(n))
+            let text = String(decoding: (0..<8).map { UInt8(truncatingIfNeeded: digits >> (8 * $0)) }, as: UTF8.self)
+            return text != String(repeating: "0", count: 8 - String(n).count) + String(n)
+        }
+        #expect(differing.isEmpty, "first: \(differing.prefix(5))")
+    }
+
+    @Test("the byte writer formats a number of every width of whole part as ResultWriter.number", arguments: [
+        0.001, 0.5, 9.999, 10.001, 99.5, 100.25, 999.999, 1000.5, 9999.999, 10_000.5, 86_399.999, 99_999.999,
+        99_999.9995, 100_000.001, 123_456.789, -0.001, -9.999, -10.5, -99_999.999, -100_000.5,
+    ])
+    func bytesMatchNumberAtEveryWidth(value: Double) {
+        var bytes = CSVBytes(capacity: 8)
+        bytes.ascii("x")
+        bytes.number(value)
+        bytes.ascii("y")
+        #expect(String(decoding: bytes.bytes, as: UTF8.self) == "x" + ResultWriter.number(value) + "y")
+    }
+
     @Test("the byte writer writes integers of every width in full", arguments: [
         0, 7, -1, 10, 99, 100, 101, 12345, 1_000_000, 86_400, Int.max, Int.min,
     ])
