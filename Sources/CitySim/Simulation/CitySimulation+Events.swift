@@ -119,6 +119,7 @@ extension CitySimulation {
     private func answer(_ d: Int32, _ request: RequestID, accepts: Bool) {
         let id = drivers[Int(d)].id
         if accepts {
+            rides.prefetchDraw(request.rawValue)  // the pickup drive reads it once the core has taken the answer
             mustCommand(.accept(id, request))
         } else {
             rides.exclude(d, from: request.rawValue)  // D5: not offered this request again
@@ -132,6 +133,7 @@ extension CitySimulation {
     }
 
     private func reachPickup(_ d: Int32, _ request: RequestID) {
+        rides.prefetchDraw(request.rawValue)  // loaded while the core handles the pickup
         mustCommand(.pickedUp(drivers[Int(d)].id, request))
         rides[request.rawValue].pickupAt = events.now
         let ride = rides[request.rawValue]
