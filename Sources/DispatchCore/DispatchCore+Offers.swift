@@ -121,13 +121,17 @@ extension DispatchCore {
     /// very capacity the customers were waiting for.
     func serveWaitingRequests(freed: Int32? = nil, effects: inout [Effect]) {
         guard policy.batchWindow == nil else { return }
+        // An offer only ever takes a taxi out of the index, so once it is empty the rest of a list has
+        // nothing to be offered: the loops stop there. (Filtering each entry with `where` walked the whole
+        // list for nothing: in an overloaded megacity, 3 % of the loop thread with no taxi free.)
         if let freed, case .available(let zone) = drivers[Int(freed)].status {
-            for slot in waitingInZone[zone.index][waitingInZoneHead[zone.index]...] where index.count > 0 {
-                if offerIfWaiting(slot, effects: &effects) { break }
+            for slot in waitingInZone[zone.index][waitingInZoneHead[zone.index]...] {
+                if index.count == 0 || offerIfWaiting(slot, effects: &effects) { break }
             }
             compactWaiting(in: zone.index)
         }
-        for slot in waiting[waitingHead...] where index.count > 0 {
+        for slot in waiting[waitingHead...] {
+            if index.count == 0 { break }
             offerIfWaiting(slot, effects: &effects)
         }
         compactWaiting()
