@@ -83,15 +83,7 @@ extension AvailableTaxiIndex {
                     break
                 }
             }
-            forEachCell(inRing: ring, aroundColumn: cx, row: cy) { cell, column, row in
-                if ring > 1, let bound = results.bound,
-                   travel.lowerBoundTravelTime(offsetX: offset(position.x, toCellsFrom: column),
-                                               offsetY: offset(position.y, toCellsFrom: row), departingAt: time) > bound.eta {
-                    // No taxi of this cell can make the list: its spots are not read. The ring's bound above is the
-                    // straight line to its nearest cell; on a grid street plan a cell toward the ring's corners is
-                    // up to twice as far (megacity: ~half the cells a search passed).
-                    return
-                }
+            forEachCell(inRing: ring, aroundColumn: cx, row: cy) { cell in
                 for member in cells[cell] {
                     consider(member, to: position, at: time, travel: travel, radiusSquared: &radiusSquared,
                              into: &results, eligible: eligible)
@@ -138,7 +130,7 @@ extension AvailableTaxiIndex {
         var ring = 0
         while ring <= maxRing {
             var nearest: Int32?, nearestSquared = Double.infinity
-            forEachCell(inRing: ring, aroundColumn: cx, row: cy) { cell, _, _ in
+            forEachCell(inRing: ring, aroundColumn: cx, row: cy) { cell in
                 for member in cells[cell] {
                     let dx = member.position.x - position.x, dy = member.position.y - position.y
                     let squared = dx * dx + dy * dy
@@ -154,30 +146,21 @@ extension AvailableTaxiIndex {
         return nil
     }
 
-    /// How far `coordinate` lies outside the band of cells number `index` along its axis (0 inside it), less a
-    /// micrometre: a taxi is filed by `Int(x / cellSide)`, which rounding may give to a point a hair before
-    /// the band, so the offset stays below every filed taxi's own.
-    @inline(__always)
-    private func offset(_ coordinate: Double, toCellsFrom index: Int) -> Double {
-        let low = Double(index) * cellSide
-        return max(0, max(low - coordinate, coordinate - (low + cellSide)) - 1e-6)
-    }
-
-    /// Calls `body` with each occupied cell of the ring, its column and its row, in the order of the ring's rows
-    /// (south to north) and, within a row, west to east.
-    private func forEachCell(inRing ring: Int, aroundColumn cx: Int, row cy: Int, _ body: (Int, Int, Int) -> Void) {
+    /// Calls `body` for each occupied cell of the ring, in the order of the ring's rows (south to north) and,
+    /// within a row, west to east.
+    private func forEachCell(inRing ring: Int, aroundColumn cx: Int, row cy: Int, _ body: (Int) -> Void) {
         if ring == 0 {
-            if isOccupied(cy * columns + cx) { body(cy * columns + cx, cx, cy) }
+            if isOccupied(cy * columns + cx) { body(cy * columns + cx) }
             return
         }
         let x0 = cx - ring, x1 = cx + ring, y0 = cy - ring, y1 = cy + ring
         for y in max(0, y0)...min(rows - 1, y1) {
-            let fullRow = y == y0 || y == y1, rowStart = y * columns
+            let fullRow = y == y0 || y == y1
             if fullRow {
-                forEachOccupiedCell(from: rowStart + max(0, x0), through: rowStart + min(columns - 1, x1)) { body($0, $0 - rowStart, y) }
+                forEachOccupiedCell(from: y * columns + max(0, x0), through: y * columns + min(columns - 1, x1), body)
             } else {
-                if x0 >= 0, isOccupied(rowStart + x0) { body(rowStart + x0, x0, y) }
-                if x1 < columns, isOccupied(rowStart + x1) { body(rowStart + x1, x1, y) }
+                if x0 >= 0, isOccupied(y * columns + x0) { body(y * columns + x0) }
+                if x1 < columns, isOccupied(y * columns + x1) { body(y * columns + x1) }
             }
         }
     }

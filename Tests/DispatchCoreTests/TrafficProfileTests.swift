@@ -1,5 +1,4 @@
 import Testing
-import TestSupport
 @testable import DispatchCore
 
 /// `GridTravelModel.speed(at:)`: the speed of the hour of the day a time falls in, on every day.
@@ -22,33 +21,5 @@ struct TrafficProfileTests {
         // Beyond the range an Int holds in hours: reduced as a floating-point remainder, never a trap.
         let huge = 1e300, hours = (huge / 3600).rounded(.down).truncatingRemainder(dividingBy: 24)
         #expect(Self.model.speed(at: huge) == Double(Int(hours) + 1))
-    }
-}
-
-@Suite("Lower bounds of the travel models")
-struct TravelLowerBoundTests {
-    /// A cell-wide bound the closest-taxi search prunes with: for any two points at least `offsetX` apart east–west
-    /// and `offsetY` north–south, the bound is at most their travel time, and the grid's is its metric's own.
-    @Test("the bound over axis offsets never exceeds the travel time of points that far apart", arguments: DistanceMetric.allCases)
-    func theOffsetBoundNeverExceedsTheTravelTime(metric: DistanceMetric) throws {
-        let model = try GridTravelModel(metric: metric, detourFactor: 1.3,
-                                        speedByHour: (0..<24).map { 5 + Double($0 % 7) })
-        var random = SplitMix64(seed: 42)
-        func uniform(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &random) }
-        var tight = 0
-        for _ in 0..<20_000 {
-            let a = Position(x: uniform(0...60_000), y: uniform(0...60_000))
-            let b = Position(x: uniform(0...60_000), y: uniform(0...60_000))
-            let time = uniform(0...200_000)
-            let dx = abs(a.x - b.x) * uniform(0...1), dy = abs(a.y - b.y) * uniform(0...1)  // at most the real offsets
-            let travel = model.travelTime(from: a, to: b, departingAt: time)
-            #expect(model.lowerBoundTravelTime(offsetX: dx, offsetY: dy, departingAt: time) <= travel)
-            // The straight line's default bound holds too, and the grid's is never looser than it.
-            let straight = (dx * dx + dy * dy).squareRoot()
-            #expect(model.lowerBoundTravelTime(offsetX: dx, offsetY: dy, departingAt: time)
-                    >= model.lowerBoundTravelTime(straightLineDistance: straight, departingAt: time) * (1 - 1e-12))
-            if model.lowerBoundTravelTime(offsetX: abs(a.x - b.x), offsetY: abs(a.y - b.y), departingAt: time) == travel { tight += 1 }
-        }
-        #expect(tight > 19_000, "at the points' own offsets the bound is the travel time")
     }
 }

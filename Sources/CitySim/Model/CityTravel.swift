@@ -57,13 +57,6 @@ public enum CityTravel: TravelTimeEstimator {
         }
     }
 
-    public func lowerBoundTravelTime(offsetX: Double, offsetY: Double, departingAt time: Double) -> Double {
-        switch self {
-        case .grid(let model): return model.lowerBoundTravelTime(offsetX: offsetX, offsetY: offsetY, departingAt: time)
-        case .road(let model): return model.lowerBoundTravelTime(offsetX: offsetX, offsetY: offsetY, departingAt: time)
-        }
-    }
-
     public func reachableStraightLineDistance(within seconds: Double, departingAt time: Double) -> Double {
         switch self {
         case .grid(let model): return model.reachableStraightLineDistance(within: seconds, departingAt: time)

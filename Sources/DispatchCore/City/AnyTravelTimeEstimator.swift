@@ -23,10 +23,6 @@ struct AnyTravelTimeEstimator: TravelTimeEstimator {
         base.reachableStraightLineDistance(within: seconds, departingAt: time)
     }
 
-    func lowerBoundTravelTime(offsetX: Double, offsetY: Double, departingAt time: Double) -> Double {
-        base.lowerBoundTravelTime(offsetX: offsetX, offsetY: offsetY, departingAt: time)
-    }
-
     func travelTime(from origin: Position, to destination: Position, departingAt time: Double, atMost bound: Double) -> Double {
         base.travelTime(from: origin, to: destination, departingAt: time, atMost: bound)
     }

@@ -38,10 +38,6 @@ final class BoundedETAs: TravelTimeEstimator, @unchecked Sendable {
         inner.lowerBoundTravelTime(straightLineDistance: straightLineDistance, departingAt: time)
     }
 
-    func lowerBoundTravelTime(offsetX: Double, offsetY: Double, departingAt time: Double) -> Double {
-        inner.lowerBoundTravelTime(offsetX: offsetX, offsetY: offsetY, departingAt: time)
-    }
-
     func roadDistance(from origin: Position, to destination: Position) -> Double {
         inner.roadDistance(from: origin, to: destination)
     }

@@ -12,11 +12,6 @@ public protocol TravelTimeEstimator: Sendable {
     func roadDistance(from origin: Position, to destination: Position) -> Double
     /// A lower bound on the driving time between any two points `straightLineDistance` apart.
     func lowerBoundTravelTime(straightLineDistance: Double, departingAt time: Double) -> Double
-    /// A lower bound on the driving time between any two points `offsetX` apart east–west and `offsetY` apart
-    /// north–south (both ≥ 0), or farther apart on either axis: the closest-taxi search asks it of a whole
-    /// cell, with the offsets from the pickup to the cell's nearest edges. A grid street plan bounds it by the
-    /// rectilinear distance, which is tighter than the straight line's bound (the default).
-    func lowerBoundTravelTime(offsetX: Double, offsetY: Double, departingAt time: Double) -> Double
     /// The largest straight-line distance whose lower-bound time is at most `seconds`: the
     /// inverse of `lowerBoundTravelTime`. Points farther away cannot be reached within `seconds`,
     /// so the spatial search skips them without asking for their travel time.
@@ -37,11 +32,6 @@ extension TravelTimeEstimator {
     /// No early stop: the exact travel time.
     public func travelTime(from origin: Position, to destination: Position, departingAt time: Double, atMost bound: Double) -> Double {
         travelTime(from: origin, to: destination, departingAt: time)
-    }
-
-    /// The straight line's bound: the offsets' diagonal is the shortest distance between such points.
-    public func lowerBoundTravelTime(offsetX: Double, offsetY: Double, departingAt time: Double) -> Double {
-        lowerBoundTravelTime(straightLineDistance: (offsetX * offsetX + offsetY * offsetY).squareRoot(), departingAt: time)
     }
 
     /// No pruning: every candidate's travel time is computed.
@@ -114,14 +104,5 @@ public struct GridTravelModel: TravelTimeEstimator, Equatable {
 
     public func reachableStraightLineDistance(within seconds: Double, departingAt time: Double) -> Double {
         seconds * speed(at: time) / detourFactor
-    }
-
-    /// The metric's own distance over the offsets: `travelTime`'s formula, and never above it for points at
-    /// least that far apart on each axis (every operation is monotonic).
-    public func lowerBoundTravelTime(offsetX: Double, offsetY: Double, departingAt time: Double) -> Double {
-        switch metric {
-        case .manhattan: return (offsetX + offsetY) * detourFactor / speed(at: time)
-        case .euclidean: return (offsetX * offsetX + offsetY * offsetY).squareRoot() * detourFactor / speed(at: time)
-        }
     }
 }
