@@ -74,7 +74,7 @@ extension RunResult {
             figures.rejected = hour.rejected
             figures.expired = hour.expired
             figures.meanWaitS = waits.isEmpty ? 0 : hour.waitSum / Double(waits.count)
-            let distribution = Statistics.quantiles(sorted: waits)  // the hour's mean is its own sum's
+            let distribution = Statistics.distribution(sorted: waits, mean: figures.meanWaitS)  // its sum's, not GSL's
             figures.p50WaitS = distribution.p50
             figures.p90WaitS = distribution.p90
             figures.p95WaitS = distribution.p95

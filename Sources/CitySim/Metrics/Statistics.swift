@@ -22,9 +22,6 @@ enum Statistics {
                                    p99: quantile(0.99), max: sorted.last!)
     }
 
-    /// The quantiles and maximum of `distribution(sorted:)`, without the mean (left 0): for a caller that has its own.
-    static func quantiles(sorted: [Double]) -> DistributionSummary { distribution(sorted: sorted, mean: 0) }
-
     /// `values` in ascending order, each with its tag; equal values keep their order (a stable sort).
     static func sortedWithTags(_ values: [Double], tags: [UInt32]) -> (values: [Double], tags: [UInt32]) {
         precondition(values.count == tags.count, "one tag per value")
