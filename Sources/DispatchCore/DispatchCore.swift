@@ -93,10 +93,14 @@ public final class DispatchCore {
     /// Makes room for `drivers` drivers and `requests` requests, so a host that knows its expected
     /// counts (the simulator, from the scenario) does not copy the records while they grow. Open
     /// records are compacted as requests end, so their table needs room for only a share of them.
-    public func reserveCapacity(drivers: Int, requests: Int) {
+    /// A host whose customer ids run densely from 0 gives their number as `customers`: D12's table then
+    /// files them in a plain array (`OpenRequestTable.reserveDense`). Only a core with no open request
+    /// changes its table.
+    public func reserveCapacity(drivers: Int, requests: Int, customers: Int? = nil) {
         self.drivers.reserveCapacity(drivers)
         self.requests.reserveCapacity(min(requests, Self.compactionFloor * 2))
         ended.reserveCapacity(requests)
+        if let customers { openRequestOfCustomer.reserveDense(customers: customers) }
     }
 
     // MARK: - Commands

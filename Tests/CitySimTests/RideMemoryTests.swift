@@ -10,7 +10,8 @@ import Testing
 /// Counted too: what `fairness.by_shift_zone` keeps of the zone-queue stints (`QueueStints`: a cell per
 /// driver-shift and zone queued in for half an hour, a wait per dispatch from it), here with the shift
 /// ending at the horizon so every driver-shift is complete and kept. A log of every stint instead (32 bytes
-/// each, about one per request) reads 178 bytes per finished request here.
+/// each, about one per request) reads 178 bytes per finished request here. D12's table files the simulator's
+/// customers in an array of 4 bytes per expected request (`OpenRequestTable.reserveDense`), counted as well.
 @Suite struct RideMemoryTests {
     @Test func aLongRunKeepsAtMost150BytesPerFinishedRequestAndOnlyOpenRecordsLive() throws {
         let path = scenariosDirectory.appendingPathComponent("smoke.yaml").path
@@ -34,7 +35,9 @@ import Testing
             + MemoryLayout<EndedRequest>.stride * core.ended.count
             + MemoryLayout<RequestDirectory.Location>.stride * core.directory.footprint
             + sim.queueStints.kept.bytes + sim.queueStints.closing(at: sim.horizon).bytes
+            + core.openRequestOfCustomer.denseBytes  // D12's slot per customer id, sized from the expected requests
         #expect(MemoryLayout<RideRecord>.stride <= 120)
+        #expect(core.openRequestOfCustomer.denseBytes > 0, "the simulator files its customers in D12's array")
         #expect(Double(kept) / Double(finished) <= 150, "\(kept) bytes for \(finished) finished requests")
     }
 }

@@ -9,9 +9,25 @@ struct OpenRequestTableTests {
     @Test("any sequence of filings, refilings and strikings leaves the table answering as a dictionary would",
           arguments: [1, 2, 3])
     func randomOperationsAgreeWithADictionary(seed: UInt64) {
+        var table = OpenRequestTable()
+        Self.agreesWithADictionary(&table, seed: seed)
+    }
+
+    @Test("with a dense range of ids the table still answers as a dictionary would, for ids and requests in and out of it",
+          arguments: [1, 2, 3])
+    func denseRangeAgreesWithADictionary(seed: UInt64) {
+        var table = OpenRequestTable()
+        table.reserveDense(customers: 600_000)  // about half the universe; requests that do not fit a slot stay hashed
+        Self.agreesWithADictionary(&table, seed: seed, oddRequests: true)
+    }
+
+    /// Files and strikes off customers of a small universe in long runs, checking `table` against a dictionary;
+    /// `oddRequests` adds requests that do not fit a 32-bit slot (negative, or above `Int32.max`).
+    private static func agreesWithADictionary(_ table: inout OpenRequestTable, seed: UInt64, oddRequests: Bool = false) {
         var mix = SplitMix64(seed: seed)
         func below(_ n: Int) -> Int { Int(mix.next() % UInt64(n)) }
-        var table = OpenRequestTable(), model: [CustomerID: RequestID] = [:]
+        var model: [CustomerID: RequestID] = [:]
+        let odd = [-1, -2, Int(Int32.max) + 1, Int.max, Int.min]
         // Few distinct customers and long runs of each operation: clusters form, grow and are broken up
         // by removals, which is where backward shift can go wrong.
         let universe = [0, 1, 2, 3, 7, 8, 15, 16, -1, -8, Int.min, Int.max] + (0..<300).map { $0 * 4_096 }
@@ -23,7 +39,7 @@ struct OpenRequestTableTests {
                 table[customer] = nil
                 model[customer] = nil
             } else {
-                let request = RequestID(below(1_000_000))
+                let request = RequestID(oddRequests && below(4) == 0 ? odd[below(odd.count)] : below(1_000_000))
                 table[customer] = request
                 model[customer] = request
             }
@@ -51,6 +67,28 @@ struct OpenRequestTableTests {
         #expect(forward == backward)
         backward[customers[5]] = RequestID(-7)
         #expect(forward != backward)
+    }
+
+    @Test("a table filing ids in an array equals, and is encoded as, one hashing the same pairs")
+    func denseLayoutIsInvisible() throws {
+        var hashed = OpenRequestTable(), dense = OpenRequestTable()
+        dense.reserveDense(customers: 64)
+        let pairs = [(3, 7), (63, 1), (64, 2), (-5, 9), (10, -4), (11, Int(Int32.max) + 5)]
+        for (c, r) in pairs {
+            hashed[CustomerID(c)] = RequestID(r)
+            dense[CustomerID(c)] = RequestID(r)
+        }
+        #expect(dense == hashed)
+        #expect(dense.count == pairs.count)
+        #expect(dense.dictionary == hashed.dictionary)
+        let decoded = try JSONDecoder().decode([CustomerID: RequestID].self, from: JSONEncoder().encode(dense))
+        #expect(decoded == hashed.dictionary)
+        // A customer of the range whose request did not fit a slot gets one that does, then is struck off.
+        dense[CustomerID(10)] = RequestID(12)
+        #expect(dense[CustomerID(10)] == RequestID(12))
+        dense[CustomerID(10)] = nil
+        #expect(dense[CustomerID(10)] == nil)
+        #expect(dense.count == pairs.count - 1)
     }
 
     @Test("a table is encoded exactly as the dictionary of its pairs, and decodes back")

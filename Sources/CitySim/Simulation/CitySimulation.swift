@@ -200,7 +200,11 @@ public final class CitySimulation {
             let scenario = self.scenario
             scenarioHashAside = Aside { scenario.canonicalHash }
         }
-        core.reserveCapacity(drivers: scenario.fleet.totalTaxis, requests: requests)
+        // Customers are numbered from 0 (in arrival order, or drawn from the population): D12's table files
+        // them in an array, up to four per expected request (a larger population's other ids stay hashed).
+        let population = scenario.demand.customers
+        core.reserveCapacity(drivers: scenario.fleet.totalTaxis, requests: requests,
+                             customers: population > 0 ? min(population, 4 * requests) : requests)
         try setUpFleet()
         prefetchesAhead = drivers.count >= Self.prefetchFleetFloor
         if let realDemand {
