@@ -197,7 +197,7 @@ extension DispatchCore {
         if case .pickedUp(let driver) = requests[s].status { servedBy = knownSlot(of: driver)! }
         requests[s].status = status
         requests[s].excluded = []
-        if openRequestOfCustomer[customer] == id { openRequestOfCustomer[customer] = nil }
+        openRequestOfCustomer.strikeOff(customer, ifFiledAs: id)
         directory.move(id, to: keepEnded(customer: customer, servedBy: servedBy, status: status))
         endedSlots += 1
     }

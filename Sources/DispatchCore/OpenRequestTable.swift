@@ -38,7 +38,7 @@ struct OpenRequestTable: Equatable, Sendable, Codable {
     /// One past the highest id ever filed in `dense`: `forEach` walks down from it (the simulator's open
     /// customers are its latest ones) and stops once it has met `filedDense` of them.
     private var denseEnd = 0
-    private var hashedInDenseRange = 0
+    private(set) var hashedInDenseRange = 0
     private static let vacant: Int32 = -1
 
     /// The number of customers with an open request.
@@ -121,27 +121,34 @@ struct OpenRequestTable: Equatable, Sendable, Codable {
             let (i, found) = probe(customer)
             return found ? buckets[i]!.request : nil
         }
-        set {
-            guard inDenseRange(customer) else {
-                if let request = newValue { insert(customer, request) } else { remove(customer) }
-                return
-            }
-            // In the dense range: in a slot, or hashed if its request does not fit one; never both.
-            if hashedInDenseRange > 0, remove(customer) { hashedInDenseRange -= 1 }
-            let c = customer.rawValue
-            if dense[c] != Self.vacant {
-                dense[c] = Self.vacant
-                filedDense -= 1
-            }
-            guard let request = newValue else { return }
-            if Self.fitsSlot(request) {
-                dense[c] = Int32(truncatingIfNeeded: request.rawValue)
-                filedDense += 1
-                denseEnd = max(denseEnd, c + 1)
-            } else {
+        @inline(__always) set {
+            if inDenseRange(customer) {
+                setInDenseRange(customer, newValue)
+            } else if let request = newValue {
                 insert(customer, request)
-                hashedInDenseRange += 1
+            } else {
+                remove(customer)
             }
+        }
+    }
+
+    /// The setter for a customer of the dense range: in a slot, or hashed if its request does not fit one;
+    /// never both.
+    private mutating func setInDenseRange(_ customer: CustomerID, _ newValue: RequestID?) {
+        if hashedInDenseRange > 0, remove(customer) { hashedInDenseRange -= 1 }
+        let c = customer.rawValue
+        if dense[c] != Self.vacant {
+            dense[c] = Self.vacant
+            filedDense -= 1
+        }
+        guard let request = newValue else { return }
+        if Self.fitsSlot(request) {
+            dense[c] = Int32(truncatingIfNeeded: request.rawValue)
+            filedDense += 1
+            denseEnd = max(denseEnd, c + 1)
+        } else {
+            insert(customer, request)
+            hashedInDenseRange += 1
         }
     }
 
@@ -160,12 +167,39 @@ struct OpenRequestTable: Equatable, Sendable, Codable {
         hashed += 1
     }
 
+    /// Strikes `customer` off if its open request is `request` (a request that ends frees its customer, whose
+    /// open request may be another one by then): one probe, where a lookup and then a removal made two.
+    mutating func strikeOff(_ customer: CustomerID, ifFiledAs request: RequestID) {
+        let inRange = inDenseRange(customer)
+        if inRange {
+            let c = customer.rawValue
+            if dense[c] != Self.vacant {
+                if Int(dense[c]) == request.rawValue {
+                    dense[c] = Self.vacant
+                    filedDense -= 1
+                }
+                return
+            }
+            if hashedInDenseRange == 0 { return }
+        }
+        let probed = probe(customer)
+        guard probed.found, buckets[probed.index]!.request == request else { return }
+        removeBucket(at: probed.index)
+        if inRange { hashedInDenseRange -= 1 }
+    }
+
     /// Strikes `customer` off the buckets; false if it was not there.
     @discardableResult
     private mutating func remove(_ customer: CustomerID) -> Bool {
         let probed = probe(customer)
         guard probed.found else { return false }
-        var hole = probed.index
+        removeBucket(at: probed.index)
+        return true
+    }
+
+    /// Empties bucket `index` (occupied) and shifts the entries after it back.
+    private mutating func removeBucket(at index: Int) {
+        var hole = index
         let mask = buckets.count &- 1
         buckets[hole] = nil
         hashed -= 1
@@ -182,7 +216,6 @@ struct OpenRequestTable: Equatable, Sendable, Codable {
             }
             i = (i &+ 1) & mask
         }
-        return true
     }
 
     private mutating func grow() {

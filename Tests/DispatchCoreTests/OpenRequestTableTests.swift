@@ -18,12 +18,18 @@ struct OpenRequestTableTests {
     func denseRangeAgreesWithADictionary(seed: UInt64) {
         var table = OpenRequestTable()
         table.reserveDense(customers: 600_000)  // about half the universe; requests that do not fit a slot stay hashed
-        Self.agreesWithADictionary(&table, seed: seed, oddRequests: true)
+        Self.agreesWithADictionary(&table, seed: seed, oddRequests: true) { table, model in
+            // The count of hashed customers of the range is exact (an excess would only cost probes).
+            let hashed = model.filter { (0..<600_000).contains($0.key.rawValue) && !(0...Int(Int32.max)).contains($0.value.rawValue) }
+            #expect(table.hashedInDenseRange == hashed.count)
+        }
     }
 
-    /// Files and strikes off customers of a small universe in long runs, checking `table` against a dictionary;
+    /// Files and strikes off customers of a small universe in long runs (by setting nil, or as their request
+    /// ends: `strikeOff`, with the open request or another), checking `table` against a dictionary;
     /// `oddRequests` adds requests that do not fit a 32-bit slot (negative, or above `Int32.max`).
-    private static func agreesWithADictionary(_ table: inout OpenRequestTable, seed: UInt64, oddRequests: Bool = false) {
+    private static func agreesWithADictionary(_ table: inout OpenRequestTable, seed: UInt64, oddRequests: Bool = false,
+                                              check: (OpenRequestTable, [CustomerID: RequestID]) -> Void = { _, _ in }) {
         var mix = SplitMix64(seed: seed)
         func below(_ n: Int) -> Int { Int(mix.next() % UInt64(n)) }
         var model: [CustomerID: RequestID] = [:]
@@ -35,9 +41,14 @@ struct OpenRequestTableTests {
             let customer = CustomerID(universe[below(universe.count)])
             let phase = (step / 2_000) % 3  // mostly adding, mixed, mostly removing
             let removes = below(10) < [2, 5, 8][phase]
-            if removes {
+            if removes, below(2) == 0 {
                 table[customer] = nil
                 model[customer] = nil
+            } else if removes {
+                // A request that ends strikes its customer off only if it is the customer's open one.
+                let ending = model[customer] != nil && below(3) > 0 ? model[customer]! : RequestID(below(1_000_000))
+                table.strikeOff(customer, ifFiledAs: ending)
+                if model[customer] == ending { model[customer] = nil }
             } else {
                 let request = RequestID(oddRequests && below(4) == 0 ? odd[below(odd.count)] : below(1_000_000))
                 table[customer] = request
@@ -45,6 +56,7 @@ struct OpenRequestTableTests {
             }
             if step % 97 == 0 {
                 #expect(table.count == model.count, "step \(step)")
+                check(table, model)
                 for candidate in universe.map(CustomerID.init) where table[candidate] != model[candidate] {
                     Issue.record("step \(step): \(candidate) -> \(String(describing: table[candidate])), expected \(String(describing: model[candidate]))")
                     return
