@@ -117,6 +117,10 @@ struct AvailableTaxiIndex: Equatable, Codable {
 
     mutating func addSlot() { slots.append(Slot()) }
 
+    /// Starts loading slot `slot`'s record (a cache hint: changes nothing; ignored for an unknown slot).
+    @inline(__always)
+    mutating func prefetch(slot: Int) { slots.prefetchElement(slot) }
+
     @inline(__always) func column(_ x: Double) -> Int { min(columns - 1, max(0, Int(x / cellSide))) }
     @inline(__always) func row(_ y: Double) -> Int { min(rows - 1, max(0, Int(y / cellSide))) }
 

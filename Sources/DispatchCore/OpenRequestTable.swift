@@ -38,6 +38,7 @@ struct OpenRequestTable: Equatable, Sendable, Codable {
     /// One past the highest id ever filed in `dense`: `forEach` walks down from it (the simulator's open
     /// customers are its latest ones) and stops once it has met `filedDense` of them.
     private var denseEnd = 0
+    /// Customers of the dense range held in the buckets, their request not fitting a slot (tests read it).
     private(set) var hashedInDenseRange = 0
     private static let vacant: Int32 = -1
 

@@ -1,7 +1,7 @@
 import Testing
 @testable import DispatchCore
 
-/// `DispatchCore.prefetchRecords(driver:request:)` is a cache hint: a core given hints before every
+/// `DispatchCore.prefetchRecords(driver:request:takesIndexSlot:)` is a cache hint: a core given hints before every
 /// command, right or wrong, answers every command and ends in every field as a core given none.
 @Suite struct CacheHintTests {
     @Test(arguments: DispatchPolicies.names) func hintsBeforeEveryCommandChangeNoAnswerAndNoField(policy: String) throws {
@@ -9,11 +9,14 @@ import Testing
             let plain = try SnapshotTests.makeCore(policy)
             let hinted = try SnapshotTests.makeCore(policy)
             // An empty core (no driver, no request yet) and ids out of every range.
-            for id in [-1, 0, 1, 7, Int(Int32.max)] { hinted.prefetchRecords(driver: DriverID(id), request: RequestID(id)) }
+            for id in [-1, 0, 1, 7, Int(Int32.max)] {
+                hinted.prefetchRecords(driver: DriverID(id), request: RequestID(id), takesIndexSlot: true)
+            }
             var chaos = ChaosDriver(core: plain, seed: seed)
             expectSameAnswers(from: hinted, as: plain, chaos: &chaos, steps: 1500, label: "seed \(seed)") { chaos in
                 let driver = chaos.chance(10) ? DriverID(-chaos.pick(1...3)) : chaos.driver()
-                hinted.prefetchRecords(driver: driver, request: chaos.chance(20) ? nil : chaos.request())
+                hinted.prefetchRecords(driver: driver, request: chaos.chance(20) ? nil : chaos.request(),
+                                       takesIndexSlot: chaos.chance(2))
             }
         }
     }

@@ -19,11 +19,12 @@ extension CitySimulation {
     @inline(__always)
     func prefetchRecords(of next: SimEvent) {
         switch next {
-        case .answer(let driver, let request, _, _), .reachesPickup(let driver, let request, _),
-             .reachesDestination(let driver, let request):
+        case .answer(let driver, let request, _, _), .reachesPickup(let driver, let request, _):
             prefetchRecords(driver: driver, request: request)
+        case .reachesDestination(let driver, let request):
+            prefetchRecords(driver: driver, request: request, takesIndexSlot: true)
         case .turnsAvailable(let driver, _), .driftArrives(let driver, _):
-            prefetchRecords(driver: driver, request: nil)
+            prefetchRecords(driver: driver, request: nil, takesIndexSlot: true)
         default:
             break
         }
@@ -31,13 +32,14 @@ extension CitySimulation {
 
     /// The driver's records, the simulator's and the core's, and the request's, the simulator's and the core's.
     @inline(__always)
-    private func prefetchRecords(driver: Int32, request: EventRequest?) {
+    private func prefetchRecords(driver: Int32, request: EventRequest?, takesIndexSlot: Bool = false) {
         // (Through the mutable buffer, as `DispatchCore.prefetchRecords` does: no retain and release.)
         drivers.withUnsafeMutableBufferPointer { buffer in
             guard driver >= 0, Int(driver) < buffer.count else { return }
             citysim_prefetch_range(buffer.baseAddress.unsafelyUnwrapped + Int(driver), MemoryLayout<SimDriver>.stride)
         }
         if let request { rides.records.prefetch(Int(request.raw)) }
-        core.prefetchRecords(driver: DriverID(Int(driver)), request: request.map { RequestID(Int($0.raw)) })
+        core.prefetchRecords(driver: DriverID(Int(driver)), request: request.map { RequestID(Int($0.raw)) },
+                             takesIndexSlot: takesIndexSlot)
     }
 }
