@@ -70,13 +70,15 @@ let package = Package(
         .systemLibrary(name: "CGLPK", providers: [.apt(["libglpk-dev"]), .brew(["glpk"])]),
         // A cache prefetch hint for Swift code (one inline C function).
         .target(name: "CCacheHint"),
+        // The same hint for an array's element, for the simulator's and the core's records (Swift, inlined).
+        .target(name: "CacheHint", dependencies: ["CCacheHint"], swiftSettings: hotLoopSettings),
         // The event engine: a clock and an event heap. No taxi words.
         .target(name: "EventEngine", dependencies: ["CCacheHint"], swiftSettings: hotLoopSettings),
-        // The dispatch core: pure, no clock, no randomness, no I/O (CCacheHint: cache hints, which change nothing).
-        .target(name: "DispatchCore", dependencies: ["CCacheHint"], swiftSettings: hotLoopSettings),
+        // The dispatch core: pure, no clock, no randomness, no I/O (CacheHint: cache hints, which change nothing).
+        .target(name: "DispatchCore", dependencies: ["CacheHint"], swiftSettings: hotLoopSettings),
         // The city model and simulator that drives DispatchCore through its command API.
         .target(name: "CitySim", dependencies: [
-            "DispatchCore", "EventEngine", "CGSL", "CGLPK", "CCacheHint", "TripPlanner", "TransitFeeds", "RoadNetwork",
+            "DispatchCore", "EventEngine", "CGSL", "CGLPK", "CCacheHint", "CacheHint", "TripPlanner", "TransitFeeds", "RoadNetwork",
             .product(name: "Yams", package: "Yams"),
         ], resources: [.copy("Trace/viewer.html")], swiftSettings: hotLoopSettings),
         // The trip planner (Travlendar+): daily schedules and travel means; taxis through DispatchCore. Pure, no I/O.

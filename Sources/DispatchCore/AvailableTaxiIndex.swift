@@ -1,3 +1,5 @@
+import CacheHint
+
 /// A uniform grid over the city holding every available taxi, so the closest
 /// available taxi (D6) is found by searching rings of cells outward from the
 /// pickup instead of scanning the fleet.

@@ -1,3 +1,5 @@
+import CacheHint
+
 extension DispatchCore {
     /// Starts loading the records a command about `driver` and `request` will read: a cache hint for a
     /// host that knows its next command before it sends it (the simulator, from its next event).

@@ -1,4 +1,4 @@
-import CCacheHint
+import CacheHint
 import DispatchCore
 
 extension CitySimulation {
@@ -33,11 +33,7 @@ extension CitySimulation {
     /// The driver's records, the simulator's and the core's, and the request's, the simulator's and the core's.
     @inline(__always)
     private func prefetchRecords(driver: Int32, request: EventRequest?, takesIndexSlot: Bool = false) {
-        // (Through the mutable buffer, as `DispatchCore.prefetchRecords` does: no retain and release.)
-        drivers.withUnsafeMutableBufferPointer { buffer in
-            guard driver >= 0, Int(driver) < buffer.count else { return }
-            citysim_prefetch_range(buffer.baseAddress.unsafelyUnwrapped + Int(driver), MemoryLayout<SimDriver>.stride)
-        }
+        drivers.prefetchElement(Int(driver))
         if let request { rides.records.prefetch(Int(request.raw)) }
         core.prefetchRecords(driver: DriverID(Int(driver)), request: request.map { RequestID(Int($0.raw)) },
                              takesIndexSlot: takesIndexSlot)

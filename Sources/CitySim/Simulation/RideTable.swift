@@ -1,4 +1,4 @@
-import CCacheHint
+import CacheHint
 import DispatchCore
 
 /// Every request of a run by id (`RideRecord`, kept to the end in a `RideLog`), and the part only open requests need —
@@ -71,12 +71,7 @@ struct RideTable: RandomAccessCollection {
     /// draws waited for memory, 4 % of megacity's loop thread (perf).
     @inline(__always)
     mutating func prefetchDraw(_ id: Int) {
-        let slot = Int(records[id].openSlot)
-        // Through the mutable buffer, as the other hints: no retain and release of the array.
-        open.withUnsafeMutableBufferPointer { open in
-            guard slot >= 0, slot < open.count else { return }
-            citysim_prefetch_range(open.baseAddress.unsafelyUnwrapped + slot, MemoryLayout<OpenPart>.stride)
-        }
+        open.prefetchElement(Int(records[id].openSlot))
     }
 
     /// The taxis an open request may no longer go to.
