@@ -19,6 +19,7 @@ import Testing
             if Double.random(in: 0..<1, using: &random) < 0.7 {
                 // Whole seconds: many waits tie, as a run's do.
                 record.pickupAt = requestedAt + Double.random(in: 0..<900, using: &random).rounded()
+                record.acceptedAt = requestedAt + Double.random(in: 0..<30, using: &random)
                 record.outcome = .served
             } else {
                 record.outcome = [.rejected, .expired, .cancelled][Int.random(in: 0..<3, using: &random)]
@@ -41,6 +42,14 @@ import Testing
         // The window's waits are the hours' waits after the warm-up, each list sorted.
         #expect(packed.windowWaits == packed.hourWaits.dropFirst().flatMap { $0 }.sorted())
         #expect(packed.zoneWaits.flatMap { $0 }.sorted() == packed.windowWaits)
+    }
+
+    @Test func theSummarysFirstStepIsTheTallyWithItsAssignmentTimesSorted() {
+        let records = Self.records(count: 9_000, hours: 12, zones: 9, seed: 23)
+        let (tally, assigns) = RideTally.sorted(records, hours: 12, zones: 9, warmup: 3600)
+        let alone = RideTally(records, hours: 12, zones: 9, warmup: 3600)
+        #expect(assigns == tally.assigns.sorted() && assigns.count > 4_000)
+        #expect(tally.assigns == alone.assigns && tally.windowWaits == alone.windowWaits && tally.counts == alone.counts)
     }
 
     @Test func eachHourAndZoneCountsWhatAPassPerFigureOverTheRecordsCounts() {

@@ -97,6 +97,14 @@ struct RideTally {
         }
     }
 
+    /// The tally of `records` with its assignment times sorted: the summary's first step, which
+    /// `RunResult` runs on a helper thread beside the figures that do not need it.
+    static func sorted(_ records: RideLog.Sealed, hours: Int, zones: Int,
+                       warmup: Double) -> (tally: RideTally, sortedAssigns: [Double]) {
+        let tally = RideTally(records, hours: hours, zones: zones, warmup: warmup)
+        return (tally, RadixSort.sorted(tally.assigns))
+    }
+
     /// A wait's hour and zone (-1 outside the window) in one 32-bit tag: the hour above `zoneBits` bits
     /// holding zone + 1. `packs` is false when `hours` and `zones` need more than 32 bits together.
     struct WaitTagging {
