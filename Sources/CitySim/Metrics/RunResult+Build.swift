@@ -18,13 +18,16 @@ extension RunResult {
     private static func summarize(_ sim: CitySimulation, rides allRides: RideRows, drivers: [DriverRow],
                                   wallSeconds: Double) -> RunSummary {
         // The rides' tally and its sorts (after megacity's loop ~170 ms of the ~300 ms the run's thread worked
-        // alone, perf) on a helper thread, while this one works out the figures that do not need it.
+        // alone, perf) on a helper thread, while this one works out the figures that do not need it: when no
+        // `rides.csv` is being written beside them. With every file the writer already keeps the second core busy
+        // after the loop (megacity: ~290 ms of CPU against the run's thread's ~150), and a third thread only
+        // shared the two cores out differently (city-scale +7 ms, megacity ±0) and raised the peak RSS.
         let (records, hours) = (allRides.records, Int(sim.scenario.durationHours.rounded(.up)))
         let (zones, warmup) = (sim.city.geometry.zoneCount, sim.warmup)
         let tallying: @Sendable () -> (tally: RideTally, sortedAssigns: [Double]) = {
             RideTally.sorted(records, hours: hours, zones: zones, warmup: warmup)
         }
-        let tallyAside = sim.usesHelperThreads ? Aside(tallying) : nil
+        let tallyAside = sim.usesHelperThreads && sim.ridesAside == nil ? Aside(tallying) : nil
         let working = drivers.filter { $0.shiftHours > 0 }
         let shiftHours = working.reduce(0) { $0 + $1.shiftHours }
         let queueWaits = sim.drivers.reduce(0) { $0 + $1.queueWaits }
