@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Side by side: runs one scenario with two (or more) citysim binaries as alternating whole processes, the
 order reversed every other round, and prints per binary the median wall time, the median of the loop's time
-(the "events in N s" that `citysim run` prints) and of the rest, and how many rounds the last binary was the
-faster of the first two. The machine is shared and its speed moves from minute to minute, so only pairs run
+(`engine.wall_s` in the run's summary.json, or else the "events in N s" that `citysim run` prints, to 0.01 s) and
+of the rest, and how many rounds the last binary was the faster of the first two. The machine is shared and its speed moves from minute to minute, so only pairs run
 in the same minutes compare; Results/bench/pairs-s*.txt were made this way.
 
     Scripts/side-by-side.py 6 Scenarios/megacity.yaml /tmp/citysim-base .build/release/citysim
@@ -10,6 +10,7 @@ in the same minutes compare; Results/bench/pairs-s*.txt were made this way.
 
 Arguments after the binaries go to `citysim run` (each binary writes to its own folder under /tmp).
 """
+import json
 import os
 import re
 import shutil
@@ -18,6 +19,16 @@ import subprocess
 import sys
 import tempfile
 import time
+
+
+def loop_seconds(folder, output):
+    """The run's loop time: full precision from its summary.json, else as `citysim run` printed it."""
+    try:
+        with open(os.path.join(folder, "summary.json")) as summary:
+            return float(json.load(summary)["engine"]["wall_s"])
+    except (OSError, ValueError, KeyError, TypeError):
+        found = re.search(r"events in ([0-9.]+) s", output)
+        return float(found.group(1)) if found else None
 
 
 def main(argv):
@@ -46,9 +57,9 @@ def main(argv):
                 walls[b].append(time.perf_counter() - started)
                 if done.returncode != 0:
                     sys.exit(f"side-by-side: {b} exited {done.returncode}:\n{done.stderr}")
-                found = re.search(r"events in ([0-9.]+) s", done.stdout + done.stderr)
-                if found:
-                    loops[b].append(float(found.group(1)))
+                loop = loop_seconds(folders[b], done.stdout + done.stderr)
+                if loop is not None:
+                    loops[b].append(loop)
     finally:
         for folder in folders.values():
             shutil.rmtree(folder, ignore_errors=True)
@@ -56,7 +67,7 @@ def main(argv):
         line = f"{b}: median {statistics.median(walls[b]):.4f} s  min {min(walls[b]):.4f}"
         if loops[b]:
             outside = [w - l for w, l in zip(walls[b], loops[b])]
-            line += f"  loop median {statistics.median(loops[b]):.3f}  outside the loop {statistics.median(outside):.4f}"
+            line += f"  loop median {statistics.median(loops[b]):.4f}  outside the loop {statistics.median(outside):.4f}"
         print(line + "  all: " + " ".join(f"{w:.3f}" for w in walls[b]))
     a, b = binaries[0], binaries[-1]
     lower = sum(1 for x, y in zip(walls[a], walls[b]) if y < x)
