@@ -74,7 +74,7 @@ public struct CityGeometry: Sendable, Equatable {
     }
 
     /// Zone index of a position the core already validated (every stored taxi position is inside a zone).
-    @inlinable
+    @inlinable @inline(__always)
     func unsafeZoneIndex(_ position: Position) -> Int { layout.zoneIndex(at: position) ?? 0 }
 
     /// Side of the closest-taxi index's cells by default: the side of a square of the zone's area, at most 1 km.
