@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import CitySim
 
-@Suite("Helper threads beside the loop: customers drawn ahead, stints summed aside")
+@Suite("Helper threads beside the loop: customers drawn ahead, the zone queues' records kept aside")
 struct HelperThreadTests {
     static let cases: [(file: String, overrides: [String])] = [
         ("smoke.yaml", []),
@@ -11,6 +11,9 @@ struct HelperThreadTests {
         ("rush-hour.yaml", ["fleet.scale=0.3", "demand.scale=0.5"]),
         // Hotspots and a trip-length band: destinations drawn by rejection, several places draws per customer.
         ("city-scale.yaml", ["fleet.scale=0.01", "demand.scale=0.01", "duration_hours=8"]),
+        // Nearest-idle skips queued taxis (FIFO violations to count), and declines and timeouts exclude taxis
+        // from requests and give places back: every kind of note the queue records' helper applies.
+        ("rush-hour.yaml", ["fleet.scale=0.3", "demand.scale=0.5", "dispatch.policy=nearest-idle"]),
     ]
 
     @Test("helper threads change no ride, driver or figure", arguments: 0..<cases.count)
@@ -27,6 +30,12 @@ struct HelperThreadTests {
         #expect(ResultWriter.ridesCSV(ahead) == ResultWriter.ridesCSV(inLoop))
         #expect(ResultWriter.driversCSV(ahead) == ResultWriter.driversCSV(inLoop))
         #expect(ahead.summary.withoutTimings == inLoop.summary.withoutTimings)
+        if index == 3 {
+            let fairness = ahead.summary.fairness
+            #expect(fairness.fifoViolations > 0 && fairness.fifoOffersChecked > fairness.fifoViolations,
+                    "the order check counts violations, so the comparison above covers them")
+            #expect(ahead.rides.contains { $0.declines + $0.timeouts > 0 }, "offers were declined or timed out")
+        }
         if index == 1 {
             #expect(ahead.rides.count > 5 * CustomerFeed.blockSize)
             #expect(!ahead.summary.fairness.byShiftZone.isEmpty, "the stints summed aside make fairness figures")
@@ -38,10 +47,10 @@ struct HelperThreadTests {
         let simulation = try CitySimulation(scenario: try SimulationRunTests.scenario(Self.cases[1].file, Self.cases[1].overrides),
                                             seed: 5)
         try simulation.begin()
-        #expect(simulation.customerFeed != nil && simulation.stintsAside != nil)
+        #expect(simulation.customerFeed != nil && simulation.queueRecordsAside != nil)
         while try simulation.step() {}
         simulation.closeBooks()
-        #expect(simulation.stintsAside == nil)
+        #expect(simulation.queueRecordsAside == nil)
         #expect(simulation.queueStints.kept.cells.count + simulation.queueStints.closing(at: simulation.horizon).cells.count > 0)
     }
 
@@ -51,8 +60,8 @@ struct HelperThreadTests {
         let simulation = try CitySimulation(scenario: try SimulationRunTests.scenario(Self.cases[1].file, Self.cases[1].overrides),
                                             seed: 5)
         try simulation.begin()  // the producer fills its blocks ahead and waits; the stints helper waits for notes
-        defer { simulation.customerFeed?.stop(); simulation.stintsAside?.stop() }
-        let wanted: Set = [CustomerFeed.threadName, StintsAside.threadName]
+        defer { simulation.customerFeed?.stop(); simulation.queueRecordsAside?.stop() }
+        let wanted: Set = [CustomerFeed.threadName, QueueRecordsAside.threadName]
         var names = Set<String>()
         for _ in 0..<200 where !wanted.isSubset(of: names) {
             let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
@@ -81,21 +90,21 @@ struct HelperThreadTests {
         let scenario = try TripPlaceTests.unreachableBandScenario()
         let simulation = try CitySimulation(scenario: scenario)
         #expect(throws: TripLengthError.self) { try simulation.run() }
-        let stints = try #require(simulation.stintsAside, "the failed run did not close its books")
+        let stints = try #require(simulation.queueRecordsAside, "the failed run did not close its books")
         #expect(stints.helperExited(within: .seconds(30)), "the stints' thread still waits for notes")
     }
 
     @Test("a simulation dropped before its horizon stops its helpers")
     func aDroppedSimulationStopsItsHelpers() throws {
         weak var abandoned: CustomerFeed?
-        weak var abandonedStints: StintsAside?
+        weak var abandonedStints: QueueRecordsAside?
         do {
             // 18,000 customers: the producer is still drawing, or waiting for room, when the simulation goes.
             let simulation = try CitySimulation(scenario: try SimulationRunTests.scenario("rush-hour.yaml"), seed: 5)
             try simulation.begin()
             for _ in 0..<100 { _ = try simulation.step() }
             abandoned = simulation.customerFeed
-            abandonedStints = simulation.stintsAside
+            abandonedStints = simulation.queueRecordsAside
             #expect(abandoned != nil && abandonedStints != nil)
         }
         // The producer, blocked with its blocks drawn ahead, and the stints' helper, waiting for notes, exit

@@ -4,8 +4,8 @@ import Foundation
 /// receiver's emptied blocks go back to the sender to be filled again. Every block the two can hold at
 /// once (`capacity` sent, one being filled, one being read) is allocated up front, so the blocks allocate
 /// nothing once the run goes, however the two threads happen to interleave.
-/// The simulator's helper threads use it: `CustomerFeed` (customers drawn ahead) and `StintsAside` (the
-/// zone-queue stints summed beside the loop).
+/// The simulator's helper threads use it: `CustomerFeed` (customers drawn ahead) and `QueueRecordsAside` (the
+/// zone queues' records kept beside the loop).
 ///
 /// Invariant: the receiver gets every block sent before `finish()`, in order, each once, then nil. After
 /// `close()` (either side gone) nothing waits: `send` returns false, and `receive` returns what is left, then nil.

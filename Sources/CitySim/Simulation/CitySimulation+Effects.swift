@@ -18,10 +18,10 @@ extension CitySimulation {
                 rides[request.rawValue].offers += 1
                 let d = Int32(driver.rawValue)
                 let ride = rides[request.rawValue]
-                queueOrder.checkOffer(to: d, zone: ride.originZone, excluded: rides.excludedTaxis(request.rawValue),
-                                      counts: ride.requestedAt >= warmup)
-                drivers[Int(d)].offeredFromZone = queueOrder.zone(of: d) ?? -1
-                drivers[Int(d)].offeredFromStamp = queueOrder.stamp(of: d)
+                recordOffer(to: d, zone: ride.originZone, excluded: rides.excludedTaxis(request.rawValue),
+                            counts: ride.requestedAt >= warmup)
+                drivers[Int(d)].offeredFromZone = queuePlaces.zone(of: d) ?? -1
+                drivers[Int(d)].offeredFromStamp = queuePlaces.stamp(of: d)
                 recordLeavesQueue(d, dispatched: true)
                 noteLeftQueue(d, byOffer: true)
                 drivers[Int(d)].generation &+= 1  // a drift in progress is void: the taxi stops where it is

@@ -14,6 +14,7 @@ extension CitySimulation {
             let driver = DriverID(index)
             drivers.append(SimDriver(id: driver, shift: entry.shift, shifts: entry.shifts.map { ($0.start, $0.end) }))
             queueOrder.addTaxi()
+            queuePlaces.addTaxi()
             if city.roads != nil { legs.append(nil) }
             mustCommand(.addDriver(driver, taxiCode: entry.taxiCode))
             for interval in entry.shifts {
@@ -23,7 +24,12 @@ extension CitySimulation {
         }
         let stints = QueueStints(drivers: drivers.map { ($0.shift, $0.shifts) }, window: (warmup, horizon))
         // Handed over whole (not copied), so the helper's first note does not copy every per-taxi array.
-        if usesHelperThreads { stintsAside = StintsAside(stints, notes: &stintNotes) } else { queueStints = stints }
+        if usesHelperThreads {
+            queueRecordsAside = QueueRecordsAside(stints, queueOrder, notes: &queueNotes)
+            queueOrder = QueueOrderCheck(zones: 0)  // the helper's copy is the only one
+        } else {
+            queueStints = stints
+        }
         do { try events.scheduleTimeline(shiftEvents.filter { $0.time < horizon }.map { ($0.payload, max($0.time, events.now), $0.priority) }) } catch {
             preconditionFailure("the roster has an invalid shift time: \(error)")
         }
@@ -161,9 +167,9 @@ extension CitySimulation {
     /// Closes the books at the horizon: shift, busy and queue time of drivers still out (clipped
     /// to the window); waits still open are censored.
     func closeBooks() {
-        if let stintsAside {
-            queueStints = stintsAside.finish(&stintNotes)
-            self.stintsAside = nil
+        if let queueRecordsAside {
+            (queueStints, queueOrder) = queueRecordsAside.finish(&queueNotes)
+            self.queueRecordsAside = nil
         }
         for d in drivers.indices {
             if drivers[d].onShift { drivers[d].shiftSeconds += inWindow(from: drivers[d].shiftStartedAt, to: horizon) }

@@ -61,7 +61,7 @@ public final class CitySimulation {
     /// city's loop); `customerFeed` keeps it alive.
     var customerFeedInLoop: Unmanaged<CustomerFeed>?
     /// Whether the run may use helper threads beside its loop: customers drawn ahead (`CustomerFeed`: a grid
-    /// city with synthetic demand and no planner users) and the zone-queue stints summed aside (`StintsAside`).
+    /// city with synthetic demand and no planner users) and the zone queues' records kept aside (`QueueRecordsAside`).
     /// Off, the loop does both itself: the same outputs, one thread (tests compare the two; the bench gate
     /// counts its simulations this way, where instruction and malloc counts must repeat exactly).
     public var usesHelperThreads = true
@@ -75,16 +75,19 @@ public final class CitySimulation {
     var refusedOpenRequest = 0, refusedTooSoon = 0
     /// D9 reassignments of requests made after the warm-up, counted as they happen.
     var madReassignments = 0
-    /// The simulator's own record of the zone queues, to check their order (D15) independently of the core.
+    /// The simulator's own record of the zone queues, to check their order (D15) independently of the core
+    /// (kept on a helper while the run goes on with helper threads: `queueRecordsAside`).
     var queueOrder = QueueOrderCheck(zones: 0)
+    /// Where each taxi stands in those queues, for the loop's own reads (the place an offer may give back).
+    var queuePlaces = QueuePlaces()
     /// The drivers' stints in the zone queues, for fairness within each queue (`fairness.by_shift_zone`),
     /// summed as they end; made for the roster's drivers by `setUpFleet`.
     var queueStints = QueueStints(drivers: [], window: (0, 0))
-    /// While the run goes on with helper threads, the stints summed on one (`queueStints` is theirs once
-    /// `closeBooks` has finished it).
-    var stintsAside: StintsAside?
-    /// The notes for `stintsAside` not yet handed to it.
-    var stintNotes = StintsAside.Notes()
+    /// While the run goes on with helper threads, the stints and the order check kept on one (`queueStints`
+    /// and `queueOrder` are theirs once `closeBooks` has finished it).
+    var queueRecordsAside: QueueRecordsAside?
+    /// The notes for `queueRecordsAside` not yet handed to it.
+    var queueNotes = QueueRecordsAside.Notes()
     /// While `run(streamingRidesTo:)` goes on, the helper that hands the finished rides to the stream.
     var ridesAside: RidesAside?
     /// The loop prefetches the next event's records (`prefetchRecords(of:)`): only for a fleet whose
@@ -155,7 +158,7 @@ public final class CitySimulation {
         let started = Date()
         defer {  // a run that throws leaves no helper waiting (a finished one has let them go already)
             customerFeed?.stop()
-            stintsAside?.stop()
+            queueRecordsAside?.stop()
             ridesAside?.stop()
             try? ridesAside?.wait()
         }
@@ -184,7 +187,7 @@ public final class CitySimulation {
 
     deinit {
         customerFeed?.stop()
-        stintsAside?.stop()
+        queueRecordsAside?.stop()
         ridesAside?.stop()
     }
 

@@ -7,18 +7,17 @@
 /// that taxi is a FIFO violation. When no queued taxi of the origin zone may take the request
 /// (CAT, D6), there is nothing to check.
 ///
-/// Invariants: a taxi is queued in at most one zone; `stamp` grows with every join, so the
-/// entries of each zone from `head` on are in joining order; an entry is current exactly when
-/// its taxi is queued in that zone with that stamp (others are skipped and dropped lazily).
+/// With helper threads it runs beside the loop (`QueueRecordsAside`), fed the same joins, leaves and offers.
+///
+/// Invariants: a taxi is queued in at most one zone (`QueuePlaces`); the entries of each zone from
+/// `head` on are in stamp order, so in joining order; an entry is current exactly when its taxi is
+/// queued in that zone with that stamp (others are skipped and dropped lazily).
 struct QueueOrderCheck {
     private struct Entry { var taxi: Int32, stamp: Int }
 
     private var entries: [[Entry]]
     private var heads: [Int]
-    /// Per taxi: the zone it is queued in (-1: none) and when it joined.
-    private var zoneOf: [Int32] = []
-    private var stampOf: [Int] = []
-    private var nextStamp = 0
+    private var places = QueuePlaces()
 
     /// Offers checked and offers that skipped the longest-waiting eligible taxi.
     private(set) var offersChecked = 0, violations = 0
@@ -29,29 +28,17 @@ struct QueueOrderCheck {
     }
 
     /// A new taxi, not queued.
-    mutating func addTaxi() {
-        zoneOf.append(-1)
-        stampOf.append(0)
-    }
-
-    /// The zone the taxi is queued in, or nil.
-    func zone(of taxi: Int32) -> Int? { zoneOf[Int(taxi)] >= 0 ? Int(zoneOf[Int(taxi)]) : nil }
-
-    /// When the queued taxi joined its queue (for keeping its place when an offer is taken back).
-    func stamp(of taxi: Int32) -> Int { stampOf[Int(taxi)] }
+    mutating func addTaxi() { places.addTaxi() }
 
     /// D2: the taxi joins the tail of `zone`'s queue (leaving any other).
     mutating func joinTail(_ taxi: Int32, zone: Int) {
-        nextStamp += 1
-        zoneOf[Int(taxi)] = Int32(zone)
-        stampOf[Int(taxi)] = nextStamp
-        entries[zone].append(Entry(taxi: taxi, stamp: nextStamp))
+        let stamp = places.joinTail(taxi, zone: zone)
+        entries[zone].append(Entry(taxi: taxi, stamp: stamp))
     }
 
     /// The taxi takes back the place it had in `zone`'s queue when it joined at `stamp`.
     mutating func rejoin(_ taxi: Int32, zone: Int, stamp: Int) {
-        zoneOf[Int(taxi)] = Int32(zone)
-        stampOf[Int(taxi)] = stamp
+        places.rejoin(taxi, zone: zone, stamp: stamp)
         var low = heads[zone], high = entries[zone].count
         while low < high {
             let mid = (low + high) / 2
@@ -62,7 +49,7 @@ struct QueueOrderCheck {
     }
 
     /// The taxi is in no queue any more.
-    mutating func leave(_ taxi: Int32) { zoneOf[Int(taxi)] = -1 }
+    mutating func leave(_ taxi: Int32) { places.leave(taxi) }
 
     /// D15 for an offer of a request from `zone` to `chosen`: counts a violation when a taxi
     /// of that zone's queue that joined earlier, and that `excluded` does not name, was skipped.
@@ -75,7 +62,7 @@ struct QueueOrderCheck {
     }
 
     private func isCurrent(_ entry: Entry, in zone: Int) -> Bool {
-        zoneOf[Int(entry.taxi)] == Int32(zone) && stampOf[Int(entry.taxi)] == entry.stamp
+        places.holds(entry.taxi, zone: zone, stamp: entry.stamp)
     }
 
     private mutating func firstEligible(in zone: Int, excluded: [Int32]) -> Int32? {
@@ -91,5 +78,53 @@ struct QueueOrderCheck {
             index += 1
         }
         return nil
+    }
+}
+
+/// Where each taxi stands in the zone queues as the simulator records them: the zone it is queued in
+/// (none: -1) and the stamp of its join. Kept by the loop, which reads a taxi's place when an offer
+/// reaches it (to give the place back if the offer is withdrawn), and inside `QueueOrderCheck`, which
+/// may run on a helper thread: fed the same joins, the two hand out the same stamps.
+///
+/// Invariant: `nextStamp` is the last stamp handed out; every join to a tail takes a larger one, so the
+/// stamps of a zone's taxis give their joining order (a taxi taking back its place keeps its old stamp).
+struct QueuePlaces {
+    private var zoneOf: [Int32] = []
+    private var stampOf: [Int] = []
+    private var nextStamp = 0
+
+    /// A new taxi, not queued.
+    mutating func addTaxi() {
+        zoneOf.append(-1)
+        stampOf.append(0)
+    }
+
+    /// The zone the taxi is queued in, or nil.
+    func zone(of taxi: Int32) -> Int? { zoneOf[Int(taxi)] >= 0 ? Int(zoneOf[Int(taxi)]) : nil }
+
+    /// When the queued taxi joined its queue (for keeping its place when an offer is taken back).
+    func stamp(of taxi: Int32) -> Int { stampOf[Int(taxi)] }
+
+    /// D2: the taxi joins the tail of `zone`'s queue (leaving any other); returns its new stamp.
+    @discardableResult
+    mutating func joinTail(_ taxi: Int32, zone: Int) -> Int {
+        nextStamp += 1
+        zoneOf[Int(taxi)] = Int32(zone)
+        stampOf[Int(taxi)] = nextStamp
+        return nextStamp
+    }
+
+    /// The taxi takes back the place it had in `zone`'s queue when it joined at `stamp`.
+    mutating func rejoin(_ taxi: Int32, zone: Int, stamp: Int) {
+        zoneOf[Int(taxi)] = Int32(zone)
+        stampOf[Int(taxi)] = stamp
+    }
+
+    /// The taxi is in no queue any more.
+    mutating func leave(_ taxi: Int32) { zoneOf[Int(taxi)] = -1 }
+
+    /// Whether the taxi is queued in `zone` with the place it got at `stamp`.
+    func holds(_ taxi: Int32, zone: Int, stamp: Int) -> Bool {
+        zoneOf[Int(taxi)] == Int32(zone) && stampOf[Int(taxi)] == stamp
     }
 }
