@@ -2,7 +2,7 @@ import Testing
 @testable import CitySim
 
 /// D15 as the simulator checks it from its own record of the queues (`QueueOrderCheck`), and the places that
-/// record hands out (`QueuePlaces`), which the loop keeps as well when the check runs on a helper thread.
+/// record keeps for each taxi (`QueuePlace`), which the loop keeps as well when the check runs on a helper thread.
 struct QueueOrderCheckTests {
     @Test func aTaxiGivenBackItsPlaceIsAheadOfTheTaxisThatJoinedAfterIt() {
         var check = QueueOrderCheck(zones: 2)
@@ -24,17 +24,17 @@ struct QueueOrderCheckTests {
     }
 
     @Test func aPlaceTakenBackKeepsItsOldStampWhateverTheTaxiDidSince() {
-        var places = QueuePlaces()
-        for _ in 0..<2 { places.addTaxi() }
-        let first = places.joinTail(0, zone: 3)
-        #expect(places.zone(of: 0) == 3 && places.stamp(of: 0) == first && places.holds(0, zone: 3, stamp: first))
-        let other = places.joinTail(1, zone: 3)
-        places.leave(0)
-        #expect(places.zone(of: 0) == nil && !places.holds(0, zone: 3, stamp: first))
-        let second = places.joinTail(0, zone: 2)  // a later join elsewhere takes a newer stamp
-        #expect(first < other && other < second)
-        places.rejoin(0, zone: 3, stamp: first)
-        #expect(places.zone(of: 0) == 3 && places.stamp(of: 0) == first)
-        #expect(places.holds(0, zone: 3, stamp: first) && !places.holds(0, zone: 2, stamp: second))
+        var stamps = QueueStamps()
+        var taxi = QueuePlace(), other = QueuePlace()
+        let first = taxi.joinTail(3, stamps: &stamps)
+        #expect(taxi.queuedZone == 3 && taxi.stamp == first && taxi.holds(zone: 3, stamp: first))
+        let second = other.joinTail(3, stamps: &stamps)
+        taxi.leave()
+        #expect(taxi.queuedZone == nil && !taxi.holds(zone: 3, stamp: first))
+        let third = taxi.joinTail(2, stamps: &stamps)  // a later join elsewhere takes a newer stamp
+        #expect(first < second && second < third && stamps.last == third)
+        taxi.rejoin(3, stamp: first)
+        #expect(taxi.queuedZone == 3 && taxi.stamp == first)
+        #expect(taxi.holds(zone: 3, stamp: first) && !taxi.holds(zone: 2, stamp: third))
     }
 }

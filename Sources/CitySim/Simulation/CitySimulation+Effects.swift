@@ -20,8 +20,8 @@ extension CitySimulation {
                 let ride = rides[request.rawValue]
                 recordOffer(to: d, zone: ride.originZone, excluded: rides.excludedTaxis(request.rawValue),
                             counts: ride.requestedAt >= warmup)
-                drivers[Int(d)].offeredFromZone = queuePlaces.zone(of: d) ?? -1
-                drivers[Int(d)].offeredFromStamp = queuePlaces.stamp(of: d)
+                drivers[Int(d)].offeredFromZone = drivers[Int(d)].queuePlace.queuedZone ?? -1
+                drivers[Int(d)].offeredFromStamp = drivers[Int(d)].queuePlace.stamp
                 recordLeavesQueue(d, dispatched: true)
                 noteLeftQueue(d, byOffer: true)
                 drivers[Int(d)].generation &+= 1  // a drift in progress is void: the taxi stops where it is

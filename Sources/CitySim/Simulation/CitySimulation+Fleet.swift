@@ -14,7 +14,6 @@ extension CitySimulation {
             let driver = DriverID(index)
             drivers.append(SimDriver(id: driver, shift: entry.shift, shifts: entry.shifts.map { ($0.start, $0.end) }))
             queueOrder.addTaxi()
-            queuePlaces.addTaxi()
             if city.roads != nil { legs.append(nil) }
             mustCommand(.addDriver(driver, taxiCode: entry.taxiCode))
             for interval in entry.shifts {

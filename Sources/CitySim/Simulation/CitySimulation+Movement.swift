@@ -93,7 +93,7 @@ extension CitySimulation {
             place = target
         }
         // D2 (noted before the command).
-        if let zone = queuePlaces.zone(of: d), zoneIndex(of: place) != zone { recordJoinsTail(d, zone: zoneIndex(of: place)) }
+        if let zone = drivers[Int(d)].queuePlace.queuedZone, zoneIndex(of: place) != zone { recordJoinsTail(d, zone: zoneIndex(of: place)) }
         command(.updatePosition(drivers[Int(d)].id, place))
     }
 }

@@ -4,7 +4,7 @@ extension CitySimulation {
     /// D2, D4/D5 requeue: the taxi joins the tail of `zone`'s queue now. Noted in both records the
     /// simulator keeps of the queues: their order (`QueueOrderCheck`) and the drivers' stints (`QueueStints`).
     func recordJoinsTail(_ d: Int32, zone: Int) {
-        queuePlaces.joinTail(d, zone: zone)
+        drivers[Int(d)].queuePlace.joinTail(zone, stamps: &queueStamps)
         if queueRecordsAside != nil {
             makeRoomForQueueNote()
             queueNotes.join(d, zone: zone, at: events.now)
@@ -16,7 +16,7 @@ extension CitySimulation {
 
     /// The taxi takes back the place it had in `zone`'s queue (an offer to it was withdrawn).
     func recordRejoins(_ d: Int32, zone: Int, stamp: Int) {
-        queuePlaces.rejoin(d, zone: zone, stamp: stamp)
+        drivers[Int(d)].queuePlace.rejoin(zone, stamp: stamp)
         if queueRecordsAside != nil {
             makeRoomForQueueNote()
             queueNotes.rejoin(d, zone: zone, stamp: stamp, at: events.now)
@@ -28,7 +28,7 @@ extension CitySimulation {
 
     /// The taxi leaves its queue now: `dispatched` when an offer takes it out, otherwise (shift end) censored.
     func recordLeavesQueue(_ d: Int32, dispatched: Bool) {
-        queuePlaces.leave(d)
+        drivers[Int(d)].queuePlace.leave()
         if queueRecordsAside != nil {
             makeRoomForQueueNote()
             queueNotes.leave(d, at: events.now, dispatched: dispatched)

@@ -78,8 +78,8 @@ public final class CitySimulation {
     /// The simulator's own record of the zone queues, to check their order (D15) independently of the core
     /// (kept on a helper while the run goes on with helper threads: `queueRecordsAside`).
     var queueOrder = QueueOrderCheck(zones: 0)
-    /// Where each taxi stands in those queues, for the loop's own reads (the place an offer may give back).
-    var queuePlaces = QueuePlaces()
+    /// The stamps of the joins the loop records (each taxi's place is in its `SimDriver`).
+    var queueStamps = QueueStamps()
     /// The drivers' stints in the zone queues, for fairness within each queue (`fairness.by_shift_zone`),
     /// summed as they end; made for the roster's drivers by `setUpFleet`.
     var queueStints = QueueStints(drivers: [], window: (0, 0))

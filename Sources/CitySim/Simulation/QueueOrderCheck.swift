@@ -9,7 +9,7 @@
 ///
 /// With helper threads it runs beside the loop (`QueueRecordsAside`), fed the same joins, leaves and offers.
 ///
-/// Invariants: a taxi is queued in at most one zone (`QueuePlaces`); the entries of each zone from
+/// Invariants: a taxi is queued in at most one zone (its `QueuePlace`); the entries of each zone from
 /// `head` on are in stamp order, so in joining order; an entry is current exactly when its taxi is
 /// queued in that zone with that stamp (others are skipped and dropped lazily).
 struct QueueOrderCheck {
@@ -17,7 +17,8 @@ struct QueueOrderCheck {
 
     private var entries: [[Entry]]
     private var heads: [Int]
-    private var places = QueuePlaces()
+    private var places: [QueuePlace] = []
+    private var stamps = QueueStamps()
 
     /// Offers checked and offers that skipped the longest-waiting eligible taxi.
     private(set) var offersChecked = 0, violations = 0
@@ -28,17 +29,17 @@ struct QueueOrderCheck {
     }
 
     /// A new taxi, not queued.
-    mutating func addTaxi() { places.addTaxi() }
+    mutating func addTaxi() { places.append(QueuePlace()) }
 
     /// D2: the taxi joins the tail of `zone`'s queue (leaving any other).
     mutating func joinTail(_ taxi: Int32, zone: Int) {
-        let stamp = places.joinTail(taxi, zone: zone)
+        let stamp = places[Int(taxi)].joinTail(zone, stamps: &stamps)
         entries[zone].append(Entry(taxi: taxi, stamp: stamp))
     }
 
     /// The taxi takes back the place it had in `zone`'s queue when it joined at `stamp`.
     mutating func rejoin(_ taxi: Int32, zone: Int, stamp: Int) {
-        places.rejoin(taxi, zone: zone, stamp: stamp)
+        places[Int(taxi)].rejoin(zone, stamp: stamp)
         var low = heads[zone], high = entries[zone].count
         while low < high {
             let mid = (low + high) / 2
@@ -49,7 +50,7 @@ struct QueueOrderCheck {
     }
 
     /// The taxi is in no queue any more.
-    mutating func leave(_ taxi: Int32) { places.leave(taxi) }
+    mutating func leave(_ taxi: Int32) { places[Int(taxi)].leave() }
 
     /// D15 for an offer of a request from `zone` to `chosen`: counts a violation when a taxi
     /// of that zone's queue that joined earlier, and that `excluded` does not name, was skipped.
@@ -62,7 +63,7 @@ struct QueueOrderCheck {
     }
 
     private func isCurrent(_ entry: Entry, in zone: Int) -> Bool {
-        places.holds(entry.taxi, zone: zone, stamp: entry.stamp)
+        places[Int(entry.taxi)].holds(zone: zone, stamp: entry.stamp)
     }
 
     private mutating func firstEligible(in zone: Int, excluded: [Int32]) -> Int32? {
@@ -81,50 +82,47 @@ struct QueueOrderCheck {
     }
 }
 
-/// Where each taxi stands in the zone queues as the simulator records them: the zone it is queued in
-/// (none: -1) and the stamp of its join. Kept by the loop, which reads a taxi's place when an offer
-/// reaches it (to give the place back if the offer is withdrawn), and inside `QueueOrderCheck`, which
-/// may run on a helper thread: fed the same joins, the two hand out the same stamps.
+/// A taxi's place in the zone queues as the simulator records them: the zone it is queued in (none: -1) and
+/// the stamp of its join. Kept for each taxi by the loop (in `SimDriver`, read when an offer reaches the taxi,
+/// to give the place back if the offer is withdrawn) and by `QueueOrderCheck`, which may run on a helper
+/// thread: fed the same joins from their own `QueueStamps`, the two hand out the same stamps.
 ///
-/// Invariant: `nextStamp` is the last stamp handed out; every join to a tail takes a larger one, so the
-/// stamps of a zone's taxis give their joining order (a taxi taking back its place keeps its old stamp).
-struct QueuePlaces {
-    private var zoneOf: [Int32] = []
-    private var stampOf: [Int] = []
-    private var nextStamp = 0
-
-    /// A new taxi, not queued.
-    mutating func addTaxi() {
-        zoneOf.append(-1)
-        stampOf.append(0)
-    }
+/// Invariant: a taxi that takes back its place keeps its old stamp; every other join takes a new one.
+struct QueuePlace {
+    var zone: Int32 = -1
+    var stamp = 0
 
     /// The zone the taxi is queued in, or nil.
-    func zone(of taxi: Int32) -> Int? { zoneOf[Int(taxi)] >= 0 ? Int(zoneOf[Int(taxi)]) : nil }
-
-    /// When the queued taxi joined its queue (for keeping its place when an offer is taken back).
-    func stamp(of taxi: Int32) -> Int { stampOf[Int(taxi)] }
+    var queuedZone: Int? { zone >= 0 ? Int(zone) : nil }
 
     /// D2: the taxi joins the tail of `zone`'s queue (leaving any other); returns its new stamp.
     @discardableResult
-    mutating func joinTail(_ taxi: Int32, zone: Int) -> Int {
-        nextStamp += 1
-        zoneOf[Int(taxi)] = Int32(zone)
-        stampOf[Int(taxi)] = nextStamp
-        return nextStamp
+    mutating func joinTail(_ zone: Int, stamps: inout QueueStamps) -> Int {
+        self.zone = Int32(zone)
+        stamp = stamps.next()
+        return stamp
     }
 
     /// The taxi takes back the place it had in `zone`'s queue when it joined at `stamp`.
-    mutating func rejoin(_ taxi: Int32, zone: Int, stamp: Int) {
-        zoneOf[Int(taxi)] = Int32(zone)
-        stampOf[Int(taxi)] = stamp
+    mutating func rejoin(_ zone: Int, stamp: Int) {
+        self.zone = Int32(zone)
+        self.stamp = stamp
     }
 
     /// The taxi is in no queue any more.
-    mutating func leave(_ taxi: Int32) { zoneOf[Int(taxi)] = -1 }
+    mutating func leave() { zone = -1 }
 
     /// Whether the taxi is queued in `zone` with the place it got at `stamp`.
-    func holds(_ taxi: Int32, zone: Int, stamp: Int) -> Bool {
-        zoneOf[Int(taxi)] == Int32(zone) && stampOf[Int(taxi)] == stamp
+    func holds(zone: Int, stamp: Int) -> Bool { self.zone == Int32(zone) && self.stamp == stamp }
+}
+
+/// The stamps handed out to taxis joining a queue's tail. Invariant: `last` is the last one handed out, and
+/// each new one is larger, so the stamps of a zone's taxis give their joining order.
+struct QueueStamps {
+    private(set) var last = 0
+
+    mutating func next() -> Int {
+        last += 1
+        return last
     }
 }

@@ -22,7 +22,9 @@ struct SimDriver {
     var expectedArrival = 0.0
     /// Where the driver will be when the pending move ends: a drift's target, where a D9-revoked taxi turns available.
     var pendingPosition: Position?
-    /// The queue place the driver had when the current offer reached them: (zone, stamp) of `QueuePlaces`.
+    /// The driver's place in the zone queues as the simulator records them (D2, D15).
+    var queuePlace = QueuePlace()
+    /// The queue place the driver had when the current offer reached them: (zone, stamp) of `queuePlace`.
     var offeredFromZone = -1, offeredFromStamp = 0
     /// A core timer waiting behind this driver's answer (an offer's timeout) or pickup (D9) instead of
     /// in the event queue.
