@@ -205,6 +205,22 @@ import Testing
     #expect(far.offers.map(\.request) == [RequestID(1)])
 }
 
+@Test func aZoneWhoseWaitingListWasServedEmptyStillServesItsNextWaitingCustomerFirst() throws {
+    // The same rule once the zone's list has been served empty: a customer who waits there later still gets
+    // the zone's next freed taxi before an older customer across town.
+    let f = try Fixture()
+    try f.addDriver(1, at: point(500, 500), available: false)
+    try f.addDriver(2, at: point(520, 520), available: false)           // the same zone
+    try f.request(1, from: point(600, 600), patience: 6000, at: 10)
+    let first = try f.send(.setAvailable(DriverID(1), true), at: 20)    // serves the zone's list empty
+    #expect(first.offers.map(\.request) == [RequestID(1)])
+    try f.request(2, from: point(7400, 7400), patience: 6000, at: 30)   // older, far corner
+    try f.request(3, from: point(650, 650), patience: 6000, at: 40)     // newer, in the drained zone
+    let second = try f.send(.setAvailable(DriverID(2), true), at: 50)
+    #expect(second.offers.map(\.request) == [RequestID(3)])
+    #expect(f.core.invariantViolations().isEmpty)
+}
+
 @Test func aFreedTaxiServesTheOldestCustomerAnywhereWhenItsZoneHasNone() throws {
     // D7, D6: with no customer waiting in its zone, the taxi goes to the longest-waiting one.
     let f = try Fixture()
