@@ -20,8 +20,7 @@ extension CitySimulation {
                 let ride = rides[request.rawValue]
                 recordOffer(to: d, zone: ride.originZone, excluded: rides.excludedTaxis(request.rawValue),
                             counts: ride.requestedAt >= warmup)
-                drivers[Int(d)].offeredFromZone = drivers[Int(d)].queuePlace.queuedZone ?? -1
-                drivers[Int(d)].offeredFromStamp = drivers[Int(d)].queuePlace.stamp
+                drivers[Int(d)].offeredFrom = drivers[Int(d)].queuePlace
                 recordLeavesQueue(d, dispatched: true)
                 noteLeftQueue(d, byOffer: true)
                 drivers[Int(d)].generation &+= 1  // a drift in progress is void: the taxi stops where it is
@@ -88,8 +87,8 @@ extension CitySimulation {
             if scenario.dispatch.onTimeout == .requeue, let here = core.position(of: drivers[Int(d)].id) {
                 recordJoinsTail(d, zone: zoneIndex(of: here))
             }
-        } else if drivers[Int(d)].offeredFromZone >= 0 {
-            recordRejoins(d, zone: drivers[Int(d)].offeredFromZone, stamp: drivers[Int(d)].offeredFromStamp)
+        } else if let zone = drivers[Int(d)].offeredFrom.queuedZone {
+            recordRejoins(d, zone: zone, stamp: drivers[Int(d)].offeredFrom.stamp)
         }
     }
 

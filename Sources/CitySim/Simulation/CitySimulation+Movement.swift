@@ -35,7 +35,7 @@ extension CitySimulation {
         legs[Int(d)] = nil
         let place = leg.position(at: events.now, on: roads)
         guard city.geometry.contains(place) else { return }
-        drivers[Int(d)].offeredFromZone = zoneIndex(of: place)  // the core restores a withdrawn offer's taxi there (D2)
+        drivers[Int(d)].offeredFrom.zone = Int32(zoneIndex(of: place))  // the core restores a withdrawn offer's taxi there (D2)
         mustCommand(.updatePosition(drivers[Int(d)].id, place))
     }
 

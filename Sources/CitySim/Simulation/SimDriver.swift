@@ -24,8 +24,8 @@ struct SimDriver {
     var pendingPosition: Position?
     /// The driver's place in the zone queues as the simulator records them (D2, D15).
     var queuePlace = QueuePlace()
-    /// The queue place the driver had when the current offer reached them: (zone, stamp) of `queuePlace`.
-    var offeredFromZone = -1, offeredFromStamp = 0
+    /// The queue place the driver had when the current offer reached them, given back if it is withdrawn.
+    var offeredFrom = QueuePlace()
     /// A core timer waiting behind this driver's answer (an offer's timeout) or pickup (D9) instead of
     /// in the event queue.
     var parked: ParkedTimer?
