@@ -18,4 +18,16 @@ extension DispatchCore {
         guard let request, let slot = directory.location(of: request), slot >= 0 else { return }
         requests.prefetchElement(Int(slot))
     }
+
+    /// The room `reserveCapacity` made and no request uses yet, in the two tables that grow by one entry with
+    /// every request (what is kept of ended requests, and the request directory), as address ranges.
+    ///
+    /// A host may have the kernel map those pages ahead of use, on another thread (the simulator does:
+    /// `PagePopulation`); the first write to each page then costs no page fault on the host's loop. The core
+    /// never reads or writes through these ranges and behaves the same whether they are populated or not.
+    /// They describe the tables as they are now: once a table outgrows its room, its range is stale, and
+    /// populating a stale range changes no memory's contents.
+    public func unusedReservedStorage() -> [UnsafeRawBufferPointer] {
+        [ended.unusedCapacity, directory.unusedCapacity].filter { $0.count > 0 }
+    }
 }

@@ -1,3 +1,5 @@
+import CacheHint
+
 /// Where the core keeps each request it knows: an open request's slot in `DispatchCore.requests`, or an
 /// ended request's index in `DispatchCore.ended`.
 ///
@@ -27,6 +29,12 @@ struct RequestDirectory: Equatable, Codable {
         }
         return sparse.isEmpty ? nil : sparse[id]
     }
+
+    /// Makes room for `count` densely numbered requests.
+    mutating func reserveCapacity(_ count: Int) { dense.reserveCapacity(count) }
+
+    /// The dense table's room not used yet (`DispatchCore.unusedReservedStorage`).
+    var unusedCapacity: UnsafeRawBufferPointer { dense.unusedCapacity }
 
     /// Files a new request (its id not filed yet).
     mutating func add(_ id: RequestID, at location: Location) {
