@@ -11,4 +11,10 @@ static inline void citysim_prefetch_range(const void *address, long bytes) {
     for (; line < end; line += 64) __builtin_prefetch(line, 0, 3);
 }
 
+/// Has the kernel map, writable, every whole page within `bytes` bytes from `address`, as a first write to each
+/// would, but without writing (Linux's `MADV_POPULATE_WRITE`, 5.14 and later). Memory contents do not change, so
+/// it may run on one thread while another writes into the range. Returns 0, or -1 where the kernel cannot
+/// (another system, an older kernel, a range not mapped): the pages then fault at their first write, as before.
+int citysim_populate_pages(void *address, long bytes);
+
 #endif

@@ -208,6 +208,7 @@ public final class CitySimulation {
         let population = scenario.demand.customers
         core.reserveCapacity(drivers: scenario.fleet.totalTaxis, requests: requests,
                              customers: population > 0 ? min(population, 4 * requests) : requests)
+        if usesHelperThreads { PagePopulation.populateAhead(core.unusedReservedStorage()) }
         try setUpFleet()
         prefetchesAhead = drivers.count >= Self.prefetchFleetFloor
         if let realDemand {

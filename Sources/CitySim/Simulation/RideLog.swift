@@ -123,7 +123,7 @@ final class RideLog: RandomAccessCollection, @unchecked Sendable {
     }
 }
 
-/// One chunk of a `RideLog`, allocated and its pages touched on a global dispatch queue, so that the kernel
+/// One chunk of a `RideLog`, allocated and its pages mapped on a global dispatch queue, so that the kernel
 /// maps its pages there and not at the loop's first writes.
 ///
 /// Invariant: `take` returns the chunk once, after the helper has finished with it (the semaphore orders its
@@ -136,7 +136,13 @@ private final class PrefaultedChunk: @unchecked Sendable {
         DispatchQueue.global().async { [self] in
             let chunk = UnsafeMutablePointer<RideRecord>.allocate(capacity: RideLog.chunkSize)
             let bytes = UnsafeMutableRawPointer(chunk), count = RideLog.chunkSize * MemoryLayout<RideRecord>.stride
-            for offset in stride(from: 0, to: count, by: 4096) { bytes.storeBytes(of: 0, toByteOffset: offset, as: UInt8.self) }
+            // One call maps the whole pages; the partial pages at either end, or every page where the kernel cannot
+            // (`citysim_populate_pages` fails), are touched one by one.
+            if citysim_populate_pages(bytes, count) == 0 {
+                bytes.storeBytes(of: 0, toByteOffset: 0, as: UInt8.self)
+            } else {
+                for offset in stride(from: 0, to: count, by: 4096) { bytes.storeBytes(of: 0, toByteOffset: offset, as: UInt8.self) }
+            }
             bytes.storeBytes(of: 0, toByteOffset: count - 1, as: UInt8.self)
             self.chunk = chunk
             ready.signal()
