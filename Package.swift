@@ -1,11 +1,20 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// Release builds of citysim's own run-path modules reach a concrete generic type's metadata through a direct accessor,
+/// not by demangling its name at run time. Demangling `[RideRecord]` or a scenario part's `Codable` plumbing asks the
+/// runtime for each protocol conformance its generic arguments need, and the first ask for a (type, protocol) pair
+/// scans all 14,500 conformance records in the binary: ~120,000 instructions each, ~550 of them per run, 6.6 % of the
+/// grid city's instructions (session 33). With direct accessors the grid city's conformance samples fell by 39 % and its
+/// whole run 0.0900 → 0.0833 s (median of 20 alternating rounds, lower in 15; `Results/bench/speed.md`, "Twenty-first
+/// pass"). The code grows a little; the flag is the frontend's and only changes how metadata is found.
+let directMetadataAccess = ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]
+
 /// Release builds of the simulation's hot-loop modules skip Swift's dynamic exclusivity checks: on
 /// city-scale they were 12 % of the run's self time (`swift_beginAccess`, `AccessSet::insert`, `swift_endAccess`
 /// and their TLS lookups), for class properties the compiler cannot prove unshared. Debug builds, and so
 /// every test, keep the checks; see Results/bench/README.md for the measurement.
-let hotLoopSettings: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+let hotLoopSettings: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"] + directMetadataAccess, .when(configuration: .release))]
 
 /// `citysim` links the Swift runtime and Foundation statically on Linux. Loading them as shared libraries
 /// (Foundation, ICU, FoundationXML and a dozen more, with their symbol relocations) took 15 ms of every
@@ -147,7 +156,8 @@ let package = Package(
             .product(name: "Yams", package: "Yams"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], linkerSettings: staticRuntime, plugins: ["BuildStamp"]),
+        ], swiftSettings: [.unsafeFlags(directMetadataAccess, .when(configuration: .release))],
+            linkerSettings: staticRuntime, plugins: ["BuildStamp"]),
         // Writes the git commit the tool is built from (`citysim --version`, summaries' `commit`).
         .plugin(name: "BuildStamp", capability: .buildTool()),
         // Inspect an OpenStreetMap extract as a drivable network; export it for the networkx check.
