@@ -5,9 +5,11 @@ import PackageDescription
 /// not by demangling its name at run time. Demangling `[RideRecord]` or a scenario part's `Codable` plumbing asks the
 /// runtime for each protocol conformance its generic arguments need, and the first ask for a (type, protocol) pair
 /// scans all 14,500 conformance records in the binary: ~120,000 instructions each, ~550 of them per run, 6.6 % of the
-/// grid city's instructions (session 33). With direct accessors the grid city's conformance samples fell by 39 % and its
-/// whole run 0.0900 → 0.0833 s (median of 20 alternating rounds, lower in 15; `Results/bench/speed.md`, "Twenty-first
-/// pass"). The code grows a little; the flag is the frontend's and only changes how metadata is found.
+/// grid city's instructions (session 33). With direct accessors callgrind counts the grid city's whole run at 1,019.4 →
+/// 992.7 M instructions (−2.6 %; the loop's own 622.9 → 622.8 M) and perf 39 % fewer samples in those lookups: 1–3 ms
+/// less before and after the loop (`Results/bench/speed.md`, "Twenty-first pass"). What remains is ArgumentParser's,
+/// `JSONEncoder`'s and `Mirror`'s, compiled without the flag. The flag is the frontend's and only changes how metadata
+/// is found.
 let directMetadataAccess = ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]
 
 /// Release builds of the simulation's hot-loop modules skip Swift's dynamic exclusivity checks: on
