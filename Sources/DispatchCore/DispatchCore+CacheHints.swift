@@ -19,6 +19,10 @@ extension DispatchCore {
         requests.prefetchElement(Int(slot))
     }
 
+    /// Starts loading where the core files `request` (its directory entry), which `prefetchRecords` then reads
+    /// to find the request's record: a hint for a host that knows a request's command comes a while ahead.
+    public func prefetchDirectoryEntry(of request: RequestID) { directory.prefetch(request) }
+
     /// The room `reserveCapacity` made and no request uses yet, in the two tables that grow by one entry with
     /// every request (what is kept of ended requests, and the request directory), as address ranges.
     ///

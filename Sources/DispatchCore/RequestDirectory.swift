@@ -36,6 +36,9 @@ struct RequestDirectory: Equatable, Codable {
     /// The dense table's room not used yet (`DispatchCore.unusedReservedStorage`).
     var unusedCapacity: UnsafeRawBufferPointer { dense.unusedCapacity }
 
+    /// Starts loading `id`'s entry of the dense table (a hint; nothing for an id outside it).
+    @inline(__always) mutating func prefetch(_ id: RequestID) { dense.prefetchElement(id.rawValue &- base) }
+
     /// Files a new request (its id not filed yet).
     mutating func add(_ id: RequestID, at location: Location) {
         if dense.isEmpty, sparse.isEmpty { base = id.rawValue }

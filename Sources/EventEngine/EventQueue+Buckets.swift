@@ -116,6 +116,7 @@ extension EventQueue {
         }
         let head = ring[slot]
         ring[slot] = .empty
+        refillCounter &+= 1
         // A bucket of one block is read at once: only longer chains gain from asking for every block first.
         if blockNext[Int(head.block)] >= 0 { prefetchBlocks(from: head.block) }
         var block = head.block

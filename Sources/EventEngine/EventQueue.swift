@@ -86,6 +86,8 @@ public struct EventQueue<Payload> {
     @usableFromInline var nextSequence: UInt64
     /// Backing store of ``now``.
     @usableFromInline var clock: Double
+    /// How many times a bucket has been moved into the heap (``refills``).
+    @usableFromInline var refillCounter = 0
 
     /// Creates an empty queue whose clock starts at `startTime`.
     ///
@@ -147,6 +149,18 @@ public struct EventQueue<Payload> {
     /// - Complexity: O(1)
     @inlinable
     public var heapFirstPayload: Payload? { entries.first?.payload }
+
+    /// How many times the queue has moved its next bucket of events (those due within ``bucketWidth`` seconds
+    /// of each other) into its heap. A host that sees it change may look those events over
+    /// (``forEachHeapPayload(_:)``), for example to start loading what they will read.
+    @inlinable
+    public var refills: Int { refillCounter }
+
+    /// Calls `body` with each event now in the heap, in no particular order. Changes nothing.
+    @inlinable
+    public func forEachHeapPayload(_ body: (Payload) -> Void) {
+        for entry in entries { body(entry.payload) }
+    }
 
     /// The number of events scheduled so far, popped or not.
     @inlinable

@@ -30,6 +30,21 @@ extension CitySimulation {
         }
     }
 
+    /// The event queue has just moved its next bucket into its heap: starts loading the core's directory entry
+    /// of each request those events name, so that `prefetchRecords`, one event ahead, finds it in cache when it
+    /// reads it to load the request's record.
+    func prefetchDirectoryEntries() {
+        seenRefills = events.refills
+        events.forEachHeapPayload { event in
+            switch event {
+            case .answer(_, let request, _, _), .reachesPickup(_, let request, _), .reachesDestination(_, let request):
+                core.prefetchDirectoryEntry(of: RequestID(Int(request.raw)))
+            default:
+                break
+            }
+        }
+    }
+
     /// The driver's records, the simulator's and the core's, and the request's, the simulator's and the core's.
     @inline(__always)
     private func prefetchRecords(driver: Int32, request: EventRequest?, takesIndexSlot: Bool = false) {

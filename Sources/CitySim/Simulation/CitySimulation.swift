@@ -93,6 +93,8 @@ public final class CitySimulation {
     /// The loop prefetches the next event's records (`prefetchRecords(of:)`): only for a fleet whose
     /// records outgrow a core's cache, where the loads it starts early would miss (see `prefetchFleetFloor`).
     private(set) var prefetchesAhead = false
+    /// The event queue's refills seen by `step` (`prefetchDirectoryEntries`).
+    var seenRefills = 0
     /// Every `ridesHandInterval` events the ended rides are sealed, and handed on once `ridesHandBatch` are
     /// new (tests hand every ride as soon as it ends).
     var ridesHandInterval = 4_096, ridesHandBatch = 4_096
@@ -226,7 +228,10 @@ public final class CitySimulation {
     func step() throws -> Bool {
         guard let (time, event) = events.popNext(), time < horizon else { return false }
         eventCount += 1
-        if prefetchesAhead, let next = events.heapFirstPayload { prefetchRecords(of: next) }
+        if prefetchesAhead {
+            if events.refills != seenRefills { prefetchDirectoryEntries() }
+            if let next = events.heapFirstPayload { prefetchRecords(of: next) }
+        }
         if effects.count >= 4096 { effects.removeAll(keepingCapacity: true) }  // no command is applying them now
         try handle(event)
         if checksInvariants, eventCount % invariantCheckInterval == 0 {
