@@ -97,6 +97,7 @@ extension EventQueue {
     /// The heap has run empty with events still bucketed: moves the next non-empty bucket into it.
     @inlinable
     mutating func refillHeap() {
+        refillCounter &+= 1
         if ringCount == 0 {
             // Only events beyond the ring: the ring's window jumps to the earliest of them.
             guard abs(beyondFirstBucket) < Self.bucketLimit else {
@@ -116,7 +117,6 @@ extension EventQueue {
         }
         let head = ring[slot]
         ring[slot] = .empty
-        refillCounter &+= 1
         // A bucket of one block is read at once: only longer chains gain from asking for every block first.
         if blockNext[Int(head.block)] >= 0 { prefetchBlocks(from: head.block) }
         var block = head.block

@@ -6,7 +6,7 @@ import Dispatch
 /// on (`rides.csv` written during the run, `RidesAside`), and the log never copies its records as it grows.
 /// It is a class: the loop's writes to a record go through a pointer, with no uniqueness check of an array.
 ///
-/// A run with helper threads has each next chunk allocated and its pages touched on another core, one chunk
+/// A run with helper threads has each next chunk allocated and its pages mapped on another core, one chunk
 /// ahead (`prefaultChunksAhead`): a fresh chunk's first touches cost the loop ~240 page faults otherwise,
 /// about a tenth of the grid city's loop (perf).
 ///
