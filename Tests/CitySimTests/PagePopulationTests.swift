@@ -26,7 +26,7 @@ import Testing
         #expect(mappedPages(base, pages) == 1)
 
         // The range starts inside the first page and ends inside the last: only the whole pages between are mapped.
-        let populated = PagePopulation.populate(address: UInt(bitPattern: base) + 100, bytes: pages * page - 200)
+        let populated = PagePopulation.populate(base + 100, bytes: pages * page - 200)
         #expect(populated, "this kernel has no MADV_POPULATE_WRITE (Linux 5.14)")
         #expect(mappedPages(base, pages) == pages - 2)
         #expect(mappedPages(base, 1) == 0 && mappedPages(base + (pages - 1) * page, 1) == 0)
@@ -66,14 +66,15 @@ import Testing
         }
     }
 
-    @Test func aRangeWithNoWholePageOrNoAddressMapsNothing() throws {
-        let mapping = mmap(nil, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+    @Test func aRangeWithNoWholePageOrNotMappedMapsNothing() throws {
+        let mapping = mmap(nil, 3 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
         try #require(mapping != MAP_FAILED)
         let base = try #require(mapping)
-        defer { munmap(base, 2 * page) }
-        #expect(PagePopulation.populate(address: UInt(bitPattern: base) + 8, bytes: page))  // within pages 0 and 1
+        defer { munmap(base, 3 * page) }
+        #expect(PagePopulation.populate(base + 8, bytes: page))  // within pages 0 and 1
         #expect(mappedPages(base, 2) == 0)
-        #expect(!PagePopulation.populate(address: 0, bytes: page))
+        munmap(base + 2 * page, page)  // a stale range: the kernel refuses it
+        #expect(!PagePopulation.populate(base + 2 * page, bytes: page))
     }
 }
 #endif

@@ -16,15 +16,16 @@ enum PagePopulation {
         let spans = ranges.compactMap { range in range.baseAddress.map { (UInt(bitPattern: $0), range.count) } }
         guard !spans.isEmpty else { return }
         DispatchQueue.global().async {
-            for (address, bytes) in spans { populate(address: address, bytes: bytes) }
+            for (address, bytes) in spans {
+                if let start = UnsafeMutableRawPointer(bitPattern: address) { populate(start, bytes: bytes) }
+            }
         }
     }
 
-    /// Populates one range on the calling thread; false where the kernel could not (the pages then fault at
-    /// their first write, as without it).
+    /// Populates the whole pages of one range on the calling thread; false where the kernel could not (the
+    /// pages then fault at their first write, as without it). `RideLog`'s chunks use it too.
     @discardableResult
-    static func populate(address: UInt, bytes: Int) -> Bool {
-        guard let pointer = UnsafeMutableRawPointer(bitPattern: address) else { return false }
-        return citysim_populate_pages(pointer, bytes) == 0
+    static func populate(_ start: UnsafeMutableRawPointer, bytes: Int) -> Bool {
+        citysim_populate_pages(start, bytes) == 0
     }
 }

@@ -137,8 +137,8 @@ private final class PrefaultedChunk: @unchecked Sendable {
             let chunk = UnsafeMutablePointer<RideRecord>.allocate(capacity: RideLog.chunkSize)
             let bytes = UnsafeMutableRawPointer(chunk), count = RideLog.chunkSize * MemoryLayout<RideRecord>.stride
             // One call maps the whole pages; the partial pages at either end, or every page where the kernel cannot
-            // (`citysim_populate_pages` fails), are touched one by one.
-            if citysim_populate_pages(bytes, count) == 0 {
+            // (`PagePopulation.populate` fails), are touched one by one.
+            if PagePopulation.populate(bytes, bytes: count) {
                 bytes.storeBytes(of: 0, toByteOffset: 0, as: UInt8.self)
             } else {
                 for offset in stride(from: 0, to: count, by: 4096) { bytes.storeBytes(of: 0, toByteOffset: offset, as: UInt8.self) }
