@@ -41,9 +41,10 @@ extension CitySimulation {
     /// the request's ride times are drawn now too (`RideDraw`).
     private func customerArrives() throws {
         if let customerFeedInLoop {
+            // Valid until the feed's next `next()`: nothing below asks for another customer.
             let customer = try customerFeedInLoop._withUnsafeGuaranteedRef { feed throws(TripLengthError) in try feed.next() }
-            if let next = customer.nextArrival { schedule(.arrival, at: next, arrival: true) }
-            admit(customer.draw, customer.ride, originZone: customer.originZone)
+            if let next = customer.pointee.nextArrival { schedule(.arrival, at: next, arrival: true) }
+            admit(customer.pointee.draw, customer.pointee.ride, originZone: customer.pointee.originZone)
             return
         }
         let now = events.now
