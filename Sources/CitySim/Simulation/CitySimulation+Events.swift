@@ -88,8 +88,8 @@ extension CitySimulation {
 
         let customer = CustomerID(drawnCustomer >= 0 ? drawnCustomer : nextCustomer)
         let id = RequestID(rides.count)
-        rides.append(RideRecord(customer: customer, requestedAt: now, meetingTime: reserves ? meeting : nil,
-                                origin: origin, destination: destination, originZone: zone), draw: rideDraw)
+        rides.appendUnopened(RideRecord(customer: customer, requestedAt: now, meetingTime: reserves ? meeting : nil,
+                                        origin: origin, destination: destination, originZone: zone))
         let refusal = reserves
             ? attempt(.reserveRide(id, customer: customer, origin: origin, destination: destination, meetingTime: meeting))
             : attempt(.requestRide(id, customer: customer, origin: origin, destination: destination, patience: patience))
@@ -98,6 +98,8 @@ extension CitySimulation {
             countRefusal(refusal)
             return
         }
+        // A request its command did not end (no "no taxi") gets its ride draws kept until it ends.
+        if rides[id.rawValue].outcome == .pending { rides.open(id.rawValue, draw: rideDraw) }
         if drawnCustomer < 0 { nextCustomer += 1 }
         if let cancelAt = draw.cancelTime(requestedAt: now, cutoffSeconds: scenario.dispatch.reservationCancelCutoffSeconds) {
             schedule(.customerCancels(request: EventRequest(id)), at: cancelAt)
