@@ -7,7 +7,7 @@ extension DispatchCore {
     /// - Throws: `DispatchError.cityInUse` while a taxi is on shift or a request or reservation is
     ///   open: queues, offers and waiting customers are per zone.
     /// - Complexity: O(drivers + requests + zones).
-    func setCity(_ newCity: CityGeometry) throws(DispatchError) {
+    @usableFromInline func setCity(_ newCity: CityGeometry) throws(DispatchError) {
         if let driver = drivers.first(where: { $0.status != .offShift }) { throw .cityInUse("\(driver.id) is on shift") }
         if let request = requests.first(where: { !$0.status.isTerminal }) { throw .cityInUse("\(request.id) is open") }
         city = newCity

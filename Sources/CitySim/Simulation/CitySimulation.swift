@@ -275,10 +275,13 @@ public final class CitySimulation {
 
     /// Hands a command to the core and applies its effects. Refusals the
     /// model expects (a customer cancelling too late) come back as false.
-    @discardableResult
+    @discardableResult @inline(__always)
     func command(_ command: Command) -> Bool { attempt(command) == nil }
 
     /// Hands a command to the core and applies its effects; the core's reason when it refuses.
+    /// Inlined where the model names its command, so the core's `handle` (inlinable) calls that command's
+    /// method directly there.
+    @inline(__always)
     func attempt(_ command: Command) -> DispatchError? {
         let mark = effects.count
         do throws(DispatchError) {
@@ -287,17 +290,25 @@ public final class CitySimulation {
             return error
         }
         let end = effects.count
-        if let tracer { tracer.record(command, effects: Array(effects[mark..<end]), at: events.now, core: core) }
+        if tracer != nil { trace(command, mark..<end) }
         apply(mark..<end, of: command)
         return nil
     }
 
+    @inline(never)
+    private func trace(_ command: Command, _ range: Range<Int>) {
+        tracer?.record(command, effects: Array(effects[range]), at: events.now, core: core)
+    }
+
     /// Like `command`, for commands the model only issues when they must succeed.
+    @inline(__always)
     func mustCommand(_ command: Command) {
-        guard self.command(command) else {
-            let error = Result { try core.handle(command, at: events.now) }
-            preconditionFailure("the dispatch core refused \(command) at \(events.now): \(error)")
-        }
+        if let refusal = attempt(command) { refused(command, refusal) }
+    }
+
+    @inline(never)
+    private func refused(_ command: Command, _ refusal: DispatchError) -> Never {
+        preconditionFailure("the dispatch core refused \(command) at \(events.now): \(refusal)")
     }
 }
 
