@@ -17,9 +17,18 @@ enum ExitStatus {
     static let failed: Int32 = 4
 }
 
-/// Writes `text` and a newline to standard error.
+/// Writes `text` and a newline to standard error, unbuffered, in as many `write` calls as it takes.
+/// `FileHandle.standardError.write(Data(text.utf8))` did the same through the runtime's first conformance
+/// lookups for `Data`'s byte-sequence casts: ~0.7 ms at the end of every `citysim run` (perf).
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    var line = text + "\n"
+    line.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(STDERR_FILENO, bytes.baseAddress.unsafelyUnwrapped + offset, bytes.count - offset)
+            if written > 0 { offset += written } else if written < 0, errno == EINTR { continue } else { return }
+        }
+    }
 }
 
 /// Reports `error: message` on standard error and returns the exit to throw.

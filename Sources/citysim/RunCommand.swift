@@ -128,7 +128,7 @@ struct RunCommand: ParsableCommand {
         }
         line += "\(loaded.name) seed \(seed) replication \(replication): \(result.summary.requests.generated) requests, "
             + "p90 wait \(Int(result.summary.waitS.p90)) s, \(result.summary.engine.events) events in "
-            + String(format: "%.2f s", result.summary.engine.wallS) + " → \(target.path)"
+            + Fmt.fixed(result.summary.engine.wallS, decimals: 2) + " s → \(target.path)"
         return (result.summary, line)
     }
 }

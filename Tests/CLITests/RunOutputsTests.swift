@@ -22,6 +22,22 @@ struct RunOutputsTests {
         #expect(try files(in: all) == ["summary.json", "rides.csv", "drivers.csv", "report.html"])
     }
 
+    @Test("the run's line on standard error gives the summary's requests, p90 wait, events and loop seconds (%.2f)")
+    func theRunLineGivesTheSummarysFigures() throws {
+        let folder = try temporaryFolder("outputs-line")
+        let outcome = try binary.run(shortSmoke + ["--outputs", "summary", "--out", folder.path])
+        #expect(outcome.status == 0 && outcome.stdout.isEmpty, "\(outcome.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: folder.appendingPathComponent("summary.json"))) as? [String: Any])
+        let requests = try #require((summary["requests"] as? [String: Any])?["generated"] as? Int)
+        let p90 = try #require((summary["wait_s"] as? [String: Any])?["p90"] as? Double)
+        let engine = try #require(summary["engine"] as? [String: Any])
+        let events = try #require(engine["events"] as? Int), wall = try #require(engine["wall_s"] as? Double)
+        let line = "smoke seed 1 replication 0: \(requests) requests, p90 wait \(Int(p90)) s, \(events) events in "
+            + String(format: "%.2f s", wall) + " → \(folder.path)\n"
+        #expect(outcome.stderr.hasSuffix(line), "\(outcome.stderr)")
+    }
+
     @Test("--outputs names its choices when given a bad one")
     func badOutputsIsAUsageError() throws {
         let outcome = try binary.run(shortSmoke + ["--outputs", "rides", "--out", try temporaryFolder("outputs-bad").path])

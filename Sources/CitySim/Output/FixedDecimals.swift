@@ -10,7 +10,7 @@ import Foundation
 /// writes it). Values of 2⁵³ and more, and other counts of decimals, go to `String(format:)` itself.
 extension Fmt {
     /// `String(format: "%.<decimals>f", value)`.
-    static func fixed(_ value: Double, decimals: Int) -> String {
+    public static func fixed(_ value: Double, decimals: Int) -> String {
         guard value.isFinite, abs(value) < 0x1p53, (0...3).contains(decimals) else {
             return String(format: "%.\(decimals)f", value)
         }

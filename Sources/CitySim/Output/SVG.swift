@@ -1,7 +1,7 @@
 import Foundation
 
 /// Compact, deterministic number formatting for the report (never "nan" or "inf").
-enum Fmt {
+public enum Fmt {
     /// A compact number: grouped integers, otherwise 2–3 significant digits ("0.93", "12.4", "1,204").
     static func number(_ value: Double) -> String {
         guard value.isFinite else { return "–" }
