@@ -115,6 +115,15 @@ private let outside: [Position] = [point(-1, 100), point(100, -1), point(8001, 1
     }
 }
 
+@Test func aRequestWithBothPlacesOutsideTheCityIsRefusedNamingItsOrigin() throws {
+    let f = try offeredFixture()
+    let origin = point(-5, 1), destination = point(9000, 1)
+    for command: Command in [.requestRide(RequestID(5), customer: CustomerID(5), origin: origin, destination: destination, patience: 0),
+                             .reserveRide(RequestID(5), customer: CustomerID(5), origin: origin, destination: destination, meetingTime: 9000)] {
+        f.expectRefused(command, with: .positionOutsideCity(origin))
+    }
+}
+
 @Test func aDropOffOutsideTheCityIsRefused() throws {
     let f = try offeredFixture()
     try f.send(.accept(DriverID(1), RequestID(1)))

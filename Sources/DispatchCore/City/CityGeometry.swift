@@ -73,6 +73,16 @@ public struct CityGeometry: Sendable, Equatable {
         return ZoneID(index)
     }
 
+    /// The zones of `first` and `second`, checked in that order (the error names the first outside the city):
+    /// one read of the geometry for the two, where two `zone(of:)` calls copied it out of the core twice.
+    /// - Throws: `DispatchError.positionOutsideCity`, as `zone(of:)`.
+    @inlinable @inline(__always)
+    public func zones(of first: Position, _ second: Position) throws(DispatchError) -> (ZoneID, ZoneID) {
+        guard let a = layout.zoneIndex(at: first) else { throw .positionOutsideCity(first) }
+        guard let b = layout.zoneIndex(at: second) else { throw .positionOutsideCity(second) }
+        return (ZoneID(a), ZoneID(b))
+    }
+
     /// Zone index of a position the core already validated (every stored taxi position is inside a zone).
     @inlinable @inline(__always)
     func unsafeZoneIndex(_ position: Position) -> Int { layout.zoneIndex(at: position) ?? 0 }
