@@ -14,27 +14,7 @@ extension CitySimulation {
         for i in range {
             switch effects[i] {
             case .offer(let driver, let request, let expiresAt):
-                justScheduledSettler = nil
-                rides[request.rawValue].offers += 1
-                let d = Int32(driver.rawValue)
-                let ride = rides[request.rawValue]
-                recordOffer(to: d, zone: ride.originZone, excluded: rides.excludedTaxis(request.rawValue),
-                            counts: ride.requestedAt >= warmup)
-                drivers[Int(d)].offeredFrom = drivers[Int(d)].queuePlace
-                recordLeavesQueue(d, dispatched: true)
-                noteLeftQueue(d, byOffer: true)
-                drivers[Int(d)].generation &+= 1  // a drift in progress is void: the taxi stops where it is
-                drivers[Int(d)].pendingPosition = nil
-                stopDrift(d)
-                let behaviour = scenario.drivers
-                guard !behaviourRandom.bernoulli(behaviour.neverAnswerShare) else { break }  // silent: D4 will fire
-                let delay = behaviourRandom.duration(behaviour.responseTime)
-                guard now + delay < expiresAt else { break }
-                let accepts = behaviourRandom.bernoulli(behaviour.acceptProbability)
-                schedule(.answer(driver: d, request: EventRequest(request), generation: drivers[Int(d)].generation, accepts: accepts),
-                         at: now + delay)
-                justScheduledSettler = PendingSettler(request: request.rawValue, driver: d, at: now + delay, settler: .answer,
-                                                      generation: drivers[Int(d)].generation)
+                offerReaches(driver, request, expiresAt: expiresAt, now: now)
             case .offerWithdrawn(let driver, let request):
                 let d = Int32(driver.rawValue)
                 drivers[Int(d)].generation &+= 1  // a pending answer is void
@@ -75,6 +55,35 @@ extension CitySimulation {
                 break
             }
         }
+    }
+
+    /// D3: an offer reaches its driver, who leaves their queue (D2) and stops any drift; unless silent (D4
+    /// will fire), the driver answers after their response time, if that is before the offer expires.
+    /// Out of line: inlined in `apply`, its loads were set up for every command's effects, most of which
+    /// (three in four of the grid city's) are a request's "no taxi" alone.
+    @inline(never)
+    private func offerReaches(_ driver: DriverID, _ request: RequestID, expiresAt: Double, now: Double) {
+        justScheduledSettler = nil
+        rides[request.rawValue].offers += 1
+        let d = Int32(driver.rawValue)
+        let ride = rides[request.rawValue]
+        recordOffer(to: d, zone: ride.originZone, excluded: rides.excludedTaxis(request.rawValue),
+                    counts: ride.requestedAt >= warmup)
+        drivers[Int(d)].offeredFrom = drivers[Int(d)].queuePlace
+        recordLeavesQueue(d, dispatched: true)
+        noteLeftQueue(d, byOffer: true)
+        drivers[Int(d)].generation &+= 1  // a drift in progress is void: the taxi stops where it is
+        drivers[Int(d)].pendingPosition = nil
+        stopDrift(d)
+        let behaviour = scenario.drivers
+        guard !behaviourRandom.bernoulli(behaviour.neverAnswerShare) else { return }  // silent: D4 will fire
+        let delay = behaviourRandom.duration(behaviour.responseTime)
+        guard now + delay < expiresAt else { return }
+        let accepts = behaviourRandom.bernoulli(behaviour.acceptProbability)
+        schedule(.answer(driver: d, request: EventRequest(request), generation: drivers[Int(d)].generation, accepts: accepts),
+                 at: now + delay)
+        justScheduledSettler = PendingSettler(request: request.rawValue, driver: d, at: now + delay, settler: .answer,
+                                              generation: drivers[Int(d)].generation)
     }
 
     /// An offer was taken back. D4: a silent taxi may no longer get this request and, under
