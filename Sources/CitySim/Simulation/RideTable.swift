@@ -64,10 +64,16 @@ struct RideTable: RandomAccessCollection {
         records.removeLast()
     }
 
-    /// The request has ended: its open part is released for the next request.
+    /// The request has ended: its open part, if it has one, is released for the next request. Inlined: most
+    /// requests that end (three in four of the grid city's) never had one, and the call was most of the cost.
+    @inline(__always)
     mutating func end(_ id: Int) {
         let slot = records[id].openSlot
-        guard slot >= 0 else { return }
+        if slot >= 0 { release(id, slot: slot) }
+    }
+
+    @inline(never)
+    private mutating func release(_ id: Int, slot: Int32) {
         // Only a list that holds a taxi is emptied: the others' entries (and their lists' buffers, each a
         // cache miss at megacity's scale, 3 % of its loop) are not read at all.
         if records[id].excludesTaxis {
