@@ -46,6 +46,9 @@ extension AvailableTaxiIndex {
         to position: Position, at time: Double, travel: Travel, into results: inout Results, eligible: (Int32) -> Bool
     ) {
         var radiusSquared = Double.infinity
+        // Once every spot has been considered the rest of the bitmap is empty: with one or two taxis free (the
+        // grid city's every dispatch) the walk over its words was half the search.
+        var spotsLeft = spotCount
         for word in occupied.indices where occupied[word] != 0 {
             var bits = occupied[word]
             while bits != 0 {
@@ -55,6 +58,8 @@ extension AvailableTaxiIndex {
                     consider(member, to: position, at: time, travel: travel, radiusSquared: &radiusSquared,
                              into: &results, eligible: eligible)
                 }
+                spotsLeft -= cells[cell].count
+                if spotsLeft <= 0 { return }
             }
         }
     }

@@ -54,6 +54,8 @@ struct AvailableTaxiIndex: Equatable, Codable {
     /// empty cells 64 at a time instead of reading each cell's list.
     private(set) var occupied: [UInt64] = []
     private(set) var count = 0
+    /// Spots (distinct positions) holding a taxi: one member of a cell each.
+    var spotCount: Int { spots.count }
 
     private enum CodingKeys: String, CodingKey {
         case cellSide, columns, rows, width, height, cells, cellOfSlot, indexInCell, nextAtSpot, previousAtSpot,
