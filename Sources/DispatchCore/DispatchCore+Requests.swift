@@ -4,7 +4,7 @@ extension DispatchCore {
     @usableFromInline func requestRide(_ id: RequestID, customer: CustomerID, origin: Position, destination: Position,
                      patience: Double, effects: inout [Effect]) throws(DispatchError) {
         guard knownSlot(of: id) == nil else { throw .duplicateRequest(id) }
-        let (zone, _) = try city.zones(of: origin, destination)
+        let zone = try city.zone(of: origin, alsoContaining: destination)
         guard patience >= 0 else { throw .invalidPatience(patience) }  // also rejects NaN
         if let open = openRequestOfCustomer[customer] {  // D12
             throw .customerHasOpenRequest(customer, open: open)
@@ -30,7 +30,7 @@ extension DispatchCore {
     @usableFromInline func reserveRide(_ id: RequestID, customer: CustomerID, origin: Position, destination: Position,
                      meetingTime: Double, effects: inout [Effect]) throws(DispatchError) {
         guard knownSlot(of: id) == nil else { throw .duplicateRequest(id) }
-        let (zone, _) = try city.zones(of: origin, destination)
+        let zone = try city.zone(of: origin, alsoContaining: destination)
         guard meetingTime.isFinite else { throw .invalidTime(meetingTime) }
         let earliest = now + rules.reservationMinimumLead
         guard meetingTime >= earliest else { throw .reservationTooSoon(meetingTime: meetingTime, earliestAllowed: earliest) }

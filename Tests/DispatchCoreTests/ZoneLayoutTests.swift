@@ -89,6 +89,23 @@ import TestSupport
         }
     }
 
+    @Test func containsAnswersExactlyWhenAPointHasAZone() throws {
+        // Whole squares (with edge strips left out), cut squares and hexagons; points inside, in the strips,
+        // on the edges and corners, outside, and not finite.
+        let layouts = [try ZoneLayout(shape: .square, zoneArea: 2_000_000, width: 10_300, height: 9_700),
+                       try ZoneLayout(shape: .cutSquares, side: 1414, width: 7300, height: 5100),
+                       try ZoneLayout(shape: .hexagon, zoneArea: 2_000_000, width: 10_000, height: 10_000)]
+        for layout in layouts {
+            var points = Self.randomPoints(4_000, width: layout.width * 1.2, height: layout.height * 1.2, seed: 17)
+                .map { Position(x: $0.x - layout.width * 0.1, y: $0.y - layout.height * 0.1) }
+            let xs = [-1, 0, layout.side, layout.width - 1e-9, layout.width, layout.width + 1e-9, .nan, .infinity]
+            let ys = [-1, 0, layout.side, layout.height - 1e-9, layout.height, layout.height + 1e-9, .nan, -.infinity]
+            points += xs.flatMap { x in ys.map { Position(x: x, y: $0) } }
+            for p in points { #expect(layout.contains(p) == (layout.zoneIndex(at: p) != nil), "\(layout.shape) at \(p)") }
+            #expect(points.contains { layout.contains($0) } && points.contains { !layout.contains($0) })
+        }
+    }
+
     @Test func aZoneLargerThanTheCityIsRefused() {
         #expect(throws: DispatchError.self) { try ZoneLayout(shape: .hexagon, zoneArea: 30_000_000, width: 4_000, height: 4_000) }
         #expect(throws: DispatchError.self) { try ZoneLayout(shape: .square, side: 5_000, width: 4_000, height: 9_000) }

@@ -61,7 +61,7 @@ public struct CityGeometry: Sendable, Equatable {
     /// - Complexity: O(1).
     @inlinable
     public func contains(_ position: Position) -> Bool {
-        layout.zoneIndex(at: position) != nil
+        layout.contains(position)
     }
 
     /// The zone that contains `position`.
@@ -73,14 +73,15 @@ public struct CityGeometry: Sendable, Equatable {
         return ZoneID(index)
     }
 
-    /// The zones of `first` and `second`, checked in that order (the error names the first outside the city):
-    /// one read of the geometry for the two, where two `zone(of:)` calls copied it out of the core twice.
+    /// The zone of `position`, once `other` is known to be in the city too (a request's origin and
+    /// destination), checked in that order: the error names the first outside. One read of the geometry for
+    /// the two, where two `zone(of:)` calls copied it out of the core twice.
     /// - Throws: `DispatchError.positionOutsideCity`, as `zone(of:)`.
     @inlinable @inline(__always)
-    public func zones(of first: Position, _ second: Position) throws(DispatchError) -> (ZoneID, ZoneID) {
-        guard let a = layout.zoneIndex(at: first) else { throw .positionOutsideCity(first) }
-        guard let b = layout.zoneIndex(at: second) else { throw .positionOutsideCity(second) }
-        return (ZoneID(a), ZoneID(b))
+    public func zone(of position: Position, alsoContaining other: Position) throws(DispatchError) -> ZoneID {
+        guard let zone = layout.zoneIndex(at: position) else { throw .positionOutsideCity(position) }
+        guard layout.contains(other) else { throw .positionOutsideCity(other) }
+        return ZoneID(zone)
     }
 
     /// Zone index of a position the core already validated (every stored taxi position is inside a zone).

@@ -174,6 +174,17 @@ public struct ZoneLayout: Sendable, Equatable {
         return row &* columns &+ column
     }
 
+    /// Whether `position` is in a zone: `zoneIndex(at:) != nil`, with the same tests, without working out the
+    /// square's column and row (two checked conversions and a multiplication) when only the answer counts.
+    @inlinable @inline(__always)
+    public func contains(_ position: Position) -> Bool {
+        let x = position.x, y = position.y
+        guard x >= 0, x <= width, y >= 0, y <= height else { return false }
+        guard shape == .square else { return otherShapeZoneIndex(at: position) != nil }
+        let fx = (x - origin.x) / side, fy = (y - origin.y) / side
+        return fx >= 0 && fy >= 0 && fx <= Double(columns) && fy <= Double(rows)
+    }
+
     /// `zoneIndex(at:)` of a point inside the city rectangle, for the shapes other than whole squares.
     @usableFromInline
     func otherShapeZoneIndex(at position: Position) -> Int? {
