@@ -21,19 +21,25 @@ public enum ResultWriter {
         return try encoder.encode(value)
     }
 
+    /// `json(summary)`'s bytes, made by `PrettyJSON`; by `JSONEncoder` itself for what `PrettyJSON` leaves to it.
+    public static func summaryJSON(_ summary: RunSummary) throws -> Data {
+        if let data = try? PrettyJSON.data(summary) { return data }
+        return try json(summary)
+    }
+
     /// Writes the run's files into `directory` (created if needed); with `ridesWritten`, all but
     /// `rides.csv`, which a ``RidesCSVFile`` wrote during the run.
     public static func write(_ result: RunResult, to directory: URL, outputs: Outputs = .all, ridesWritten: Bool = false) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         guard outputs == .all else {
-            try json(result.summary).write(to: directory.appendingPathComponent("summary.json"))
+            try summaryJSON(result.summary).write(to: directory.appendingPathComponent("summary.json"))
             return
         }
         // The summary's JSON and drivers.csv are made on another core while this thread makes the report page:
         // after megacity's loop the JSON (35 ms) and the report (63 ms) came one after the other, on the run's
         // critical path. (The report stays on this thread: made on a new one, its strings grew a malloc arena of
         // their own, +12 MB of peak RSS on city-scale.)
-        let aside = Aside { (try json(result.summary), Data(driversCSVBytes(result))) }
+        let aside = Aside { (try summaryJSON(result.summary), Data(driversCSVBytes(result))) }
         let report = Data(ReportPage.html(for: result).utf8)
         let (summary, drivers) = try aside.value()
         try summary.write(to: directory.appendingPathComponent("summary.json"))
