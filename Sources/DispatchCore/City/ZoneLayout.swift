@@ -164,25 +164,42 @@ public struct ZoneLayout: Sendable, Equatable {
     /// asks); the other shapes out of line.
     @inlinable @inline(__always)
     public func zoneIndex(at position: Position) -> Int? {
-        let x = position.x, y = position.y
-        // The range tests also refuse NaN and infinities (every comparison with NaN is false).
-        guard x >= 0, x <= width, y >= 0, y <= height else { return nil }
-        guard shape == .square else { return otherShapeZoneIndex(at: position) }
-        let fx = (x - origin.x) / side, fy = (y - origin.y) / side
-        guard fx >= 0, fy >= 0, fx <= Double(columns), fy <= Double(rows) else { return nil }
-        let column = min(columns &- 1, Int(fx)), row = min(rows &- 1, Int(fy))
-        return row &* columns &+ column
+        switch place(of: position) {
+        case .outside: return nil
+        case .otherShape(let zone): return zone
+        case .square(let fx, let fy):
+            let column = min(columns &- 1, Int(fx)), row = min(rows &- 1, Int(fy))
+            return row &* columns &+ column
+        }
     }
 
-    /// Whether `position` is in a zone: `zoneIndex(at:) != nil`, with the same tests, without working out the
-    /// square's column and row (two checked conversions and a multiplication) when only the answer counts.
+    /// Whether `position` is in a zone: `zoneIndex(at:) != nil`, by the same tests (`place(of:)`), without
+    /// working out a square's column and row (two checked conversions and a multiplication).
     @inlinable @inline(__always)
     public func contains(_ position: Position) -> Bool {
+        if case .outside = place(of: position) { return false }
+        return true
+    }
+
+    /// Where a point falls: outside every zone, in the zone of another shape, or in the grid of squares at
+    /// the fractional column and row (both within the grid).
+    @usableFromInline
+    enum Place {
+        case outside
+        case otherShape(Int)
+        case square(fx: Double, fy: Double)
+    }
+
+    /// The tests `zoneIndex(at:)` and `contains(_:)` share. The range tests also refuse NaN and infinities
+    /// (every comparison with NaN is false).
+    @inlinable @inline(__always)
+    func place(of position: Position) -> Place {
         let x = position.x, y = position.y
-        guard x >= 0, x <= width, y >= 0, y <= height else { return false }
-        guard shape == .square else { return otherShapeZoneIndex(at: position) != nil }
+        guard x >= 0, x <= width, y >= 0, y <= height else { return .outside }
+        guard shape == .square else { return otherShapeZoneIndex(at: position).map { .otherShape($0) } ?? .outside }
         let fx = (x - origin.x) / side, fy = (y - origin.y) / side
-        return fx >= 0 && fy >= 0 && fx <= Double(columns) && fy <= Double(rows)
+        guard fx >= 0, fy >= 0, fx <= Double(columns), fy <= Double(rows) else { return .outside }
+        return .square(fx: fx, fy: fy)
     }
 
     /// `zoneIndex(at:)` of a point inside the city rectangle, for the shapes other than whole squares.
