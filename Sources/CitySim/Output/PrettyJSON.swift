@@ -246,40 +246,31 @@ enum PrettyJSON {
         }
     }
 
-    fileprivate struct UnkeyedNode: UnkeyedEncodingContainer {
+    /// A container that takes one value at a time (an array's next item, or a single value): its scalar
+    /// overloads, shared.
+    fileprivate protocol ValueWriter {
+        var keys: Context { get }
+        var codingPath: [any CodingKey] { get }
+        func put(_ node: Node)
+    }
+
+    fileprivate struct UnkeyedNode: UnkeyedEncodingContainer, ValueWriter {
         let array: ArrayNode
         let keys: Context
         let codingPath: [any CodingKey]
         var count: Int { array.items.count }
 
-        private func add(_ node: Node) { array.items.append(node) }
-
-        mutating func encodeNil() throws { add(.scalar("null")) }
-        mutating func encode(_ value: Bool) throws { add(.scalar(value ? "true" : "false")) }
-        mutating func encode(_ value: String) throws { add(.scalar(PrettyJSON.literal(value))) }
-        mutating func encode(_ value: Double) throws { add(.scalar(try PrettyJSON.number(value))) }
-        mutating func encode(_ value: Float) throws { add(.scalar(try PrettyJSON.number(value))) }
-        mutating func encode(_ value: Int) throws { add(.scalar(String(value))) }
-        mutating func encode(_ value: Int8) throws { add(.scalar(String(value))) }
-        mutating func encode(_ value: Int16) throws { add(.scalar(String(value))) }
-        mutating func encode(_ value: Int32) throws { add(.scalar(String(value))) }
-        mutating func encode(_ value: Int64) throws { add(.scalar(String(value))) }
-        mutating func encode(_ value: UInt) throws { add(.scalar(String(value))) }
-        mutating func encode(_ value: UInt8) throws { add(.scalar(String(value))) }
-        mutating func encode(_ value: UInt16) throws { add(.scalar(String(value))) }
-        mutating func encode(_ value: UInt32) throws { add(.scalar(String(value))) }
-        mutating func encode(_ value: UInt64) throws { add(.scalar(String(value))) }
-        mutating func encode<T: Encodable>(_ value: T) throws { add(try PrettyJSON.node(value, keys: keys, path: codingPath)) }
+        func put(_ node: Node) { array.items.append(node) }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
             let nested = ObjectNode()
-            add(.object(nested))
+            put(.object(nested))
             return KeyedEncodingContainer(KeyedNode<NestedKey>(object: nested, keys: keys, codingPath: codingPath))
         }
 
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
             let nested = ArrayNode()
-            add(.array(nested))
+            put(.array(nested))
             return UnkeyedNode(array: nested, keys: keys, codingPath: codingPath)
         }
 
@@ -289,29 +280,30 @@ enum PrettyJSON {
         }
     }
 
-    fileprivate struct SingleNode: SingleValueEncodingContainer {
+    fileprivate struct SingleNode: SingleValueEncodingContainer, ValueWriter {
         let encoder: NodeEncoder
+        var keys: Context { encoder.keys }
         var codingPath: [any CodingKey] { encoder.codingPath }
 
-        private func set(_ node: Node) { encoder.node = node }
-
-        mutating func encodeNil() throws { set(.scalar("null")) }
-        mutating func encode(_ value: Bool) throws { set(.scalar(value ? "true" : "false")) }
-        mutating func encode(_ value: String) throws { set(.scalar(PrettyJSON.literal(value))) }
-        mutating func encode(_ value: Double) throws { set(.scalar(try PrettyJSON.number(value))) }
-        mutating func encode(_ value: Float) throws { set(.scalar(try PrettyJSON.number(value))) }
-        mutating func encode(_ value: Int) throws { set(.scalar(String(value))) }
-        mutating func encode(_ value: Int8) throws { set(.scalar(String(value))) }
-        mutating func encode(_ value: Int16) throws { set(.scalar(String(value))) }
-        mutating func encode(_ value: Int32) throws { set(.scalar(String(value))) }
-        mutating func encode(_ value: Int64) throws { set(.scalar(String(value))) }
-        mutating func encode(_ value: UInt) throws { set(.scalar(String(value))) }
-        mutating func encode(_ value: UInt8) throws { set(.scalar(String(value))) }
-        mutating func encode(_ value: UInt16) throws { set(.scalar(String(value))) }
-        mutating func encode(_ value: UInt32) throws { set(.scalar(String(value))) }
-        mutating func encode(_ value: UInt64) throws { set(.scalar(String(value))) }
-        mutating func encode<T: Encodable>(_ value: T) throws {
-            set(try PrettyJSON.node(value, keys: encoder.keys, path: encoder.codingPath))
-        }
+        func put(_ node: Node) { encoder.node = node }
     }
+}
+
+extension PrettyJSON.ValueWriter {
+    mutating func encodeNil() throws { put(.scalar("null")) }
+    mutating func encode(_ value: Bool) throws { put(.scalar(value ? "true" : "false")) }
+    mutating func encode(_ value: String) throws { put(.scalar(PrettyJSON.literal(value))) }
+    mutating func encode(_ value: Double) throws { put(.scalar(try PrettyJSON.number(value))) }
+    mutating func encode(_ value: Float) throws { put(.scalar(try PrettyJSON.number(value))) }
+    mutating func encode(_ value: Int) throws { put(.scalar(String(value))) }
+    mutating func encode(_ value: Int8) throws { put(.scalar(String(value))) }
+    mutating func encode(_ value: Int16) throws { put(.scalar(String(value))) }
+    mutating func encode(_ value: Int32) throws { put(.scalar(String(value))) }
+    mutating func encode(_ value: Int64) throws { put(.scalar(String(value))) }
+    mutating func encode(_ value: UInt) throws { put(.scalar(String(value))) }
+    mutating func encode(_ value: UInt8) throws { put(.scalar(String(value))) }
+    mutating func encode(_ value: UInt16) throws { put(.scalar(String(value))) }
+    mutating func encode(_ value: UInt32) throws { put(.scalar(String(value))) }
+    mutating func encode(_ value: UInt64) throws { put(.scalar(String(value))) }
+    mutating func encode<T: Encodable>(_ value: T) throws { put(try PrettyJSON.node(value, keys: keys, path: codingPath)) }
 }
