@@ -48,6 +48,7 @@ let package = Package(
         .library(name: "TestSupport", targets: ["TestSupport"]),
         .library(name: "DispatchService", targets: ["DispatchService"]),
         .executable(name: "citysim", targets: ["citysim"]),
+        .executable(name: "citysim-service", targets: ["citysim-service"]),
         .executable(name: "roadnet", targets: ["roadnet"]),
     ],
     dependencies: [
@@ -153,13 +154,24 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
+        // The simulator's command line: run, sweep, merge, plan-fleet, plan-day, bench, fit-demand. It links no
+        // service module: `serve`, `load` and `view` hand their arguments to `citysim-service` (ServiceForwarding.swift).
         .executableTarget(name: "citysim", dependencies: [
-            "CitySim", "DispatchCore", "TripPlanner", "DispatchService", "ServiceLoad",
+            "CitySim", "DispatchCore", "TripPlanner", "CommandLineSupport",
             .product(name: "Yams", package: "Yams"),
-            .product(name: "Logging", package: "swift-log"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: [.unsafeFlags(directMetadataAccess, .when(configuration: .release))],
-            linkerSettings: staticRuntime, plugins: ["BuildStamp"]),
+            linkerSettings: staticRuntime),
+        // The commands that need the network stack: serve (the HTTP service), load (its load generator), view.
+        .executableTarget(name: "citysim-service", dependencies: [
+            "CitySim", "DispatchCore", "DispatchService", "ServiceLoad", "CommandLineSupport",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], path: "Sources/citysim-service", linkerSettings: staticRuntime),
+        // What both executables share: exit statuses, error reporting, the version and its build stamp.
+        .target(name: "CommandLineSupport", dependencies: [
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], plugins: ["BuildStamp"]),
         // Writes the git commit the tool is built from (`citysim --version`, summaries' `commit`).
         .plugin(name: "BuildStamp", capability: .buildTool()),
         // Inspect an OpenStreetMap extract as a drivable network; export it for the networkx check.

@@ -1,13 +1,11 @@
 import ArgumentParser
 import CitySim
-import ServiceLoad
 import TripPlanner
 
 // Option values parsed at parse time: a bad value is a usage error naming the option, and `--help`
 // lists the choices of the enumerations.
 
 extension Criterion: ExpressibleByArgument {}
-extension LoadOptions.Mode: ExpressibleByArgument {}
 extension ResultWriter.Outputs: ExpressibleByArgument {}
 
 extension Shard: ExpressibleByArgument {

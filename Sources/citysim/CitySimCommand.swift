@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 
 @main
 struct CitySimCommand: AsyncParsableCommand {
@@ -12,6 +13,6 @@ struct CitySimCommand: AsyncParsableCommand {
         """,
         version: ToolVersion.text,
         subcommands: [RunCommand.self, SweepCommand.self, MergeCommand.self, PlanFleetCommand.self,
-                      PlanDayCommand.self, ServeCommand.self, LoadCommand.self, BenchCommand.self, ViewCommand.self,
+                      PlanDayCommand.self, ServeForwarding.self, LoadForwarding.self, BenchCommand.self, ViewForwarding.self,
                       FitDemandCommand.self])
 }
