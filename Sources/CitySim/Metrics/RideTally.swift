@@ -39,26 +39,56 @@ struct RideTally {
     /// (`packingTags: false` keeps the hour and zone of each wait in arrays even where they fit in its tag:
     /// the way every run took before the tags were packed, kept for runs too long or zoned too finely.)
     init(_ records: RideLog.Sealed, hours: Int, zones: Int, warmup: Double, packingTags: Bool = true) {
+        var pass = Pass(hours: hours, zones: zones, warmup: warmup, expected: records.count, packingTags: packingTags)
+        for ride in records { pass.add(ride) }
+        self = pass.finished()
+    }
+
+    /// An empty tally of `hours` hours and `zones` zones.
+    private init(hours: Int, zones: Int) {
         self.hours = Array(repeating: HourTally(), count: hours)
         self.zones = Array(repeating: ZoneTally(), count: zones)
         hourWaits = Array(repeating: [], count: hours)
         zoneWaits = Array(repeating: [], count: zones)
-        assigns.reserveCapacity(records.count)
+    }
+
+    /// The tally's one pass over the records, then its one sort (`finished`). The records may come in batches
+    /// while a run goes on (`RideTallyStream`); added in request order, they give the tally of the whole run.
+    ///
+    /// Invariant: after `add` of records 0 ..< n in order, `finished()` equals `RideTally` of those n records.
+    struct Pass {
+        private var tally: RideTally
+        private let hourCount: Int
+        private let warmup: Double
         // Every wait with its hour and its zone (-1 outside the window), for the one sort: packed into the
         // sort's tag when they fit in 32 bits (up to 4,096 hours with under 2²⁰ zones; longer with fewer), so the
         // handout after the sort reads them from the tag. Tags that were indices into per-wait arrays made
         // it two cache misses per wait (a third of the tally's time on megacity's 1.9 M waits, perf).
-        let tagging = WaitTagging(hours: hours, zones: zones, packing: packingTags)
-        var waits: [Double] = [], tags: [UInt32] = [], hourOfWait: [Int32] = [], zoneOfWait: [Int32] = []
-        waits.reserveCapacity(records.count)
-        tags.reserveCapacity(records.count)
+        private let tagging: WaitTagging
+        private var waits: [Double] = [], tags: [UInt32] = [], hourOfWait: [Int32] = [], zoneOfWait: [Int32] = []
         // How many waits each hour and each zone gets, so their arrays are made once at their size.
-        var waitsOfHour = [Int](repeating: 0, count: hours), waitsOfZone = [Int](repeating: 0, count: zones)
-        for ride in records {
-            let hour = min(hours - 1, Int(ride.requestedAt / 3600))
+        private var waitsOfHour: [Int], waitsOfZone: [Int]
+
+        /// Room is made for `expected` records (more may come).
+        init(hours: Int, zones: Int, warmup: Double, expected: Int, packingTags: Bool = true) {
+            tally = RideTally(hours: hours, zones: zones)
+            hourCount = hours
+            self.warmup = warmup
+            tagging = WaitTagging(hours: hours, zones: zones, packing: packingTags)
+            waitsOfHour = [Int](repeating: 0, count: hours)
+            waitsOfZone = [Int](repeating: 0, count: zones)
+            tally.assigns.reserveCapacity(expected)
+            waits.reserveCapacity(expected)
+            tags.reserveCapacity(expected)
+        }
+
+        /// Counts the next record in request order.
+        @inline(__always)
+        mutating func add(_ ride: RideRecord) {
+            let hour = min(hourCount - 1, Int(ride.requestedAt / 3600))
             let inWindow = ride.requestedAt >= warmup
             let wait = ride.wait
-            Self.count(ride, wait: wait, into: &self.hours[hour])  // one access to the hour's tally, not one per field
+            RideTally.count(ride, wait: wait, into: &tally.hours[hour])  // one access to the hour's tally, not one per field
             if let wait {
                 let zone = inWindow ? ride.originZone : -1
                 waitsOfHour[hour] += 1
@@ -72,28 +102,43 @@ struct RideTally {
                 }
                 waits.append(wait)
             }
-            guard inWindow else { continue }
-            Self.count(ride, into: &self.zones[ride.originZone])
-            countWindow(ride)
+            guard inWindow else { return }
+            RideTally.count(ride, into: &tally.zones[ride.originZone])
+            tally.countWindow(ride)
         }
-        // Sorted once, then handed out in sorted order to the window, each hour and each zone.
-        let sorted = Statistics.sortedWithTags(waits, tags: tags)
-        for hour in 0..<hours { hourWaits[hour].reserveCapacity(waitsOfHour[hour]) }
-        for zone in 0..<zones { zoneWaits[zone].reserveCapacity(waitsOfZone[zone]) }
-        windowWaits.reserveCapacity(waitsOfZone.reduce(0, +))
-        // Through the outer arrays' buffers: `hourWaits[hour].append` checked the outer array's uniqueness for
-        // every wait, and grew each inner one step by step (perf, megacity: 45 ms for 1.9 M waits).
-        hourWaits.withUnsafeMutableBufferPointer { hourWaits in
-            zoneWaits.withUnsafeMutableBufferPointer { zoneWaits in
-                for (wait, tag) in zip(sorted.values, sorted.tags) {
-                    let (hour, zone) = tagging.packs ? tagging.hourAndZone(tag) : (Int(hourOfWait[Int(tag)]), Int(zoneOfWait[Int(tag)]))
-                    hourWaits[hour].append(wait)
-                    if zone >= 0 {
-                        windowWaits.append(wait)
-                        zoneWaits[zone].append(wait)
+
+        /// The tally of the records added: the waits sorted once, then handed out in sorted order to the
+        /// window, each hour and each zone.
+        consuming func finished() -> RideTally {
+            let sorted = Statistics.sortedWithTags(waits, tags: tags)
+            for hour in 0..<hourCount { tally.hourWaits[hour].reserveCapacity(waitsOfHour[hour]) }
+            for zone in waitsOfZone.indices { tally.zoneWaits[zone].reserveCapacity(waitsOfZone[zone]) }
+            tally.windowWaits.reserveCapacity(waitsOfZone.reduce(0, +))
+            var windowWaits = tally.windowWaits
+            tally.windowWaits = []
+            let (tagging, hourOfWait, zoneOfWait) = (tagging, hourOfWait, zoneOfWait)
+            // Through the outer arrays' buffers: `hourWaits[hour].append` checked the outer array's uniqueness for
+            // every wait, and grew each inner one step by step (perf, megacity: 45 ms for 1.9 M waits).
+            tally.hourWaits.withUnsafeMutableBufferPointer { hourWaits in
+                tally.zoneWaits.withUnsafeMutableBufferPointer { zoneWaits in
+                    for (wait, tag) in zip(sorted.values, sorted.tags) {
+                        let (hour, zone) = tagging.packs ? tagging.hourAndZone(tag) : (Int(hourOfWait[Int(tag)]), Int(zoneOfWait[Int(tag)]))
+                        hourWaits[hour].append(wait)
+                        if zone >= 0 {
+                            windowWaits.append(wait)
+                            zoneWaits[zone].append(wait)
+                        }
                     }
                 }
             }
+            tally.windowWaits = windowWaits
+            return tally
+        }
+
+        /// `finished()` with the assignment times sorted (`RideTally.sorted`).
+        consuming func sorted() -> (tally: RideTally, sortedAssigns: [Double]) {
+            let tally = finished()
+            return (tally, RadixSort.sorted(tally.assigns))
         }
     }
 
@@ -101,8 +146,9 @@ struct RideTally {
     /// `RunResult` runs on a helper thread beside the figures that do not need it.
     static func sorted(_ records: RideLog.Sealed, hours: Int, zones: Int,
                        warmup: Double) -> (tally: RideTally, sortedAssigns: [Double]) {
-        let tally = RideTally(records, hours: hours, zones: zones, warmup: warmup)
-        return (tally, RadixSort.sorted(tally.assigns))
+        var pass = Pass(hours: hours, zones: zones, warmup: warmup, expected: records.count)
+        for ride in records { pass.add(ride) }
+        return pass.sorted()
     }
 
     /// A wait's hour and zone (-1 outside the window) in one 32-bit tag: the hour above `zoneBits` bits
@@ -123,7 +169,7 @@ struct RideTally {
         }
     }
 
-    private static func count(_ ride: RideRecord, wait: Double?, into hour: inout HourTally) {
+    fileprivate static func count(_ ride: RideRecord, wait: Double?, into hour: inout HourTally) {
         if !ride.isReservation { hour.immediate += 1 }
         hour.demand += 1
         switch ride.outcome {
@@ -135,12 +181,12 @@ struct RideTally {
         if let wait { hour.waitSum += wait }
     }
 
-    private static func count(_ ride: RideRecord, into zone: inout ZoneTally) {
+    fileprivate static func count(_ ride: RideRecord, into zone: inout ZoneTally) {
         zone.requests += 1
         if !ride.isReservation { zone.immediate += 1 }
     }
 
-    private mutating func countWindow(_ ride: RideRecord) {
+    fileprivate mutating func countWindow(_ ride: RideRecord) {
         counts.generated += 1
         switch ride.outcome {
         case .served: counts.served += 1

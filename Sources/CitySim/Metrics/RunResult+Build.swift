@@ -27,6 +27,7 @@ extension RunResult {
         let tallying: @Sendable () -> (tally: RideTally, sortedAssigns: [Double]) = {
             RideTally.sorted(records, hours: hours, zones: zones, warmup: warmup)
         }
+        // Without rides.csv the rides helper has tallied the rides during the run (`RideTallyStream`).
         let tallyAside = sim.usesHelperThreads && sim.ridesAside == nil ? Aside(tallying) : nil
         let working = drivers.filter { $0.shiftHours > 0 }
         let shiftHours = working.reduce(0) { $0 + $1.shiftHours }
@@ -43,7 +44,7 @@ extension RunResult {
             giniEarnings: Statistics.gini(working.map { $0.earnings / $0.shiftHours }),
             fifoViolations: sim.queueOrder.violations, fifoOffersChecked: sim.queueOrder.offersChecked,
             byShift: ShiftFairnessBuilder.figures(sim, zoneQueues: zoneQueues), byShiftZone: zoneQueues)
-        let (tally, assigns) = (try? tallyAside?.value()) ?? tallying()
+        let (tally, assigns) = sim.ridesTally?.value() ?? (try? tallyAside?.value()) ?? tallying()
         // The means the summary gives, side by side (`SampleMeans`): the window's waits, the assignment times,
         // then each zone's waits.
         let means = SampleMeans.of([tally.windowWaits, assigns] + tally.zoneWaits)

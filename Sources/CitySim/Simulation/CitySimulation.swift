@@ -90,6 +90,8 @@ public final class CitySimulation {
     var queueNotes = QueueRecordsAside.Notes()
     /// While `run(streamingRidesTo:)` goes on, the helper that hands the finished rides to the stream.
     var ridesAside: RidesAside?
+    /// The stream `ridesAside` tallies the rides into when the run writes no `rides.csv` (`RideTallyStream`).
+    var ridesTally: RideTallyStream?
     /// The loop prefetches the next event's records (`prefetchRecords(of:)`): only for a fleet whose
     /// records outgrow a core's cache, where the loads it starts early would miss (see `prefetchFleetFloor`).
     private(set) var prefetchesAhead = false
@@ -168,6 +170,13 @@ public final class CitySimulation {
             try stream.start(roads: city.roads?.graph)
             ridesAside = RidesAside(stream, lockstep: handsRidesInLockstep)
             ridesHandCountdown = ridesHandInterval
+        } else if usesHelperThreads {
+            // No rides.csv: the rides helper tallies the summary's figures of the rides as they end instead.
+            let tally = RideTallyStream(hours: Int(scenario.durationHours.rounded(.up)), zones: city.geometry.zoneCount,
+                                        warmup: warmup, expected: requestRoom)
+            ridesTally = tally
+            ridesAside = RidesAside(tally, lockstep: handsRidesInLockstep)
+            ridesHandCountdown = ridesHandInterval
         }
         try begin()
         while try step() {}
@@ -193,12 +202,16 @@ public final class CitySimulation {
         ridesAside?.stop()
     }
 
+    /// Storage sized from the scenario (expected arrivals plus 4 standard deviations of their Poisson
+    /// count, plus planner legs), so the requests' records are not copied while they grow.
+    var requestRoom: Int {
+        let expected = realDemand?.expectedCount ?? demand.expectedArrivals(horizon: horizon)
+        return Int(expected + 4 * expected.squareRoot()) + 16 + (plannerDemand?.legs.count ?? 0)
+    }
+
     /// The first part of `run`: the fleet's shifts, the first customers and the hourly samples scheduled.
     func begin() throws {
-        // Storage sized from the scenario (expected arrivals plus 4 standard deviations of their Poisson
-        // count, plus planner legs), so the requests' records are not copied while they grow.
-        let expected = realDemand?.expectedCount ?? demand.expectedArrivals(horizon: horizon)
-        let requests = Int(expected + 4 * expected.squareRoot()) + 16 + (plannerDemand?.legs.count ?? 0)
+        let requests = requestRoom
         rides.reserveCapacity(requests)
         if usesHelperThreads {
             rides.records.prefaultChunksAhead()
