@@ -13,8 +13,8 @@ extension DispatchCore {
             switch driver.status {
             case .available(let zone):
                 expectedInIndex[s] = driver.position
-                if queues.zoneOfSlot[slot] != Int32(zone.index) {
-                    problems.append("\(driver.id) is available in \(zone) but queued in \(queues.zoneOfSlot[slot])")
+                if queues.zone(of: s) != Int32(zone.index) {
+                    problems.append("\(driver.id) is available in \(zone) but queued in \(queues.zone(of: s))")
                 }
                 if city.unsafeZoneIndex(driver.position) != zone.index {
                     problems.append("\(driver.id) is queued in \(zone) but stands in another zone")
@@ -23,7 +23,7 @@ extension DispatchCore {
                 engagedRequestOfDriver[s] = r
                 fallthrough
             default:
-                if queues.zoneOfSlot[slot] >= 0 { problems.append("\(driver.id) is \(driver.status) yet queued") }
+                if queues.zone(of: s) >= 0 { problems.append("\(driver.id) is \(driver.status) yet queued") }
             }
         }
         problems += index.invariantViolations(expected: expectedInIndex)

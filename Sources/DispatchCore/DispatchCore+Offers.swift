@@ -105,7 +105,7 @@ extension DispatchCore {
         guard case .offered(let driver) = requests[Int(slot)].status else { return nil }
         let taxi = knownSlot(of: driver)!
         if city.unsafeZoneIndex(drivers[Int(taxi)].position) == drivers[Int(taxi)].offeredFromZone {
-            rejoinQueue(taxi, stamp: queues.stamp[Int(taxi)])
+            rejoinQueue(taxi, stamp: queues.stamp(of: taxi))
         } else {
             joinQueueTail(taxi)  // D2: moved zone meanwhile, so the tail of the new zone
         }

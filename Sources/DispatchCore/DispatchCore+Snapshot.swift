@@ -41,8 +41,8 @@ extension DispatchCore {
         /// `invariantViolations()`.
         func mismatch(with city: CityGeometry) -> String? {
             let zones = city.zoneCount
-            if queues.head.count != zones || waitingInZone.count != zones || waitingInZoneHead.count != zones {
-                return "it has \(queues.head.count) zones, the city \(zones)"
+            if queues.zoneCount != zones || waitingInZone.count != zones || waitingInZoneHead.count != zones {
+                return "it has \(queues.zoneCount) zones, the city \(zones)"
             }
             if !queues.fits(slots: drivers.count, zones: zones) || !index.fits(slots: drivers.count) {
                 return "its queue or taxi-index tables do not match its \(drivers.count) drivers"

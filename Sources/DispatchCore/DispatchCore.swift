@@ -193,7 +193,7 @@ public final class DispatchCore {
     @usableFromInline
     func queueStatus(at position: Position, effects: inout [Effect]) throws(DispatchError) {
         let zone = try city.zone(of: position)
-        effects.append(.queueStatus(zone, length: Int(queues.count[zone.index])))
+        effects.append(.queueStatus(zone, length: Int(queues.count(of: zone.index))))
     }
 
     /// The closest available taxi to `position` and its ETA, if any.

@@ -4,40 +4,56 @@
 /// Invariant: a slot is in at most one queue; along every queue the enqueue
 /// stamps strictly increase from head to tail (so the head is the taxi that
 /// has waited longest, D15); `count[z]` equals the length of zone z's list.
-struct ZoneQueues: Equatable, Codable {
-    private(set) var head: [Int32]
-    private(set) var tail: [Int32]
-    private(set) var count: [Int32]
-    private var next: [Int32] = []
-    private var previous: [Int32] = []
-    /// Zone of each slot, or -1 when the slot is in no queue.
-    private(set) var zoneOfSlot: [Int32] = []
-    /// Enqueue stamp of each slot (valid while queued; kept after removal).
-    private(set) var stamp: [UInt64] = []
+struct ZoneQueues: Equatable {
+    /// A zone's queue: its first and last slot (-1 when empty) and its length.
+    struct Ends: Equatable {
+        var head: Int32 = -1
+        var tail: Int32 = -1
+        var count: Int32 = 0
+    }
+
+    /// A slot's place in the queues: its neighbours (-1 at either end), its zone (-1 when in no queue) and
+    /// its enqueue stamp (valid while queued; kept after removal). The four fields of a slot lie in one
+    /// record, so a queue operation reads and writes one record per slot it touches, and each table is
+    /// checked for uniqueness once per operation rather than once per field (four tables made six checks
+    /// of `swift_isUniquelyReferenced` per `remove` and per `link`).
+    struct Link: Equatable {
+        var next: Int32 = -1
+        var previous: Int32 = -1
+        var zone: Int32 = -1
+        var stamp: UInt64 = 0
+    }
+
+    private(set) var ends: [Ends]
+    private var links: [Link] = []
     private var nextStamp: UInt64 = 1
 
     init(zoneCount: Int) {
-        head = Array(repeating: -1, count: zoneCount)
-        tail = Array(repeating: -1, count: zoneCount)
-        count = Array(repeating: 0, count: zoneCount)
+        ends = Array(repeating: Ends(), count: zoneCount)
     }
 
-    mutating func addSlot() {
-        next.append(-1)
-        previous.append(-1)
-        zoneOfSlot.append(-1)
-        stamp.append(0)
-    }
+    /// The number of zones.
+    var zoneCount: Int { ends.count }
+    /// The length of zone `zone`'s queue.
+    @inline(__always) func count(of zone: Int) -> Int32 { ends[zone].count }
+    /// The first (longest-waiting) slot of zone `zone`'s queue, or -1.
+    @inline(__always) func head(of zone: Int) -> Int32 { ends[zone].head }
+    /// The zone of `slot`'s queue, or -1.
+    @inline(__always) func zone(of slot: Int32) -> Int32 { links[Int(slot)].zone }
+    /// The enqueue stamp of `slot` (valid while queued; kept after removal).
+    @inline(__always) func stamp(of slot: Int32) -> UInt64 { links[Int(slot)].stamp }
 
-    @inline(__always) func isQueued(_ slot: Int32) -> Bool { zoneOfSlot[Int(slot)] >= 0 }
+    mutating func addSlot() { links.append(Link()) }
+
+    @inline(__always) func isQueued(_ slot: Int32) -> Bool { links[Int(slot)].zone >= 0 }
 
     /// Appends `slot` at the tail of `zone` with a fresh stamp (D2, D4, D5).
     /// - Complexity: O(1).
     mutating func enqueueAtTail(_ slot: Int32, zone: Int) {
         precondition(!isQueued(slot), "slot already queued")
-        stamp[Int(slot)] = nextStamp
+        links[Int(slot)].stamp = nextStamp
         nextStamp &+= 1
-        link(slot, after: tail[zone], zone: zone)
+        link(slot, after: ends[zone].tail, zone: zone)
     }
 
     /// Puts `slot` back with its old stamp, in stamp order (an offer taken back
@@ -45,52 +61,65 @@ struct ZoneQueues: Equatable, Codable {
     /// - Complexity: O(position from the head).
     mutating func restore(_ slot: Int32, stamp oldStamp: UInt64, zone: Int) {
         precondition(!isQueued(slot), "slot already queued")
-        stamp[Int(slot)] = oldStamp
+        links[Int(slot)].stamp = oldStamp
         var before: Int32 = -1
-        var cursor = head[zone]
-        while cursor >= 0, stamp[Int(cursor)] < oldStamp {
+        var cursor = ends[zone].head
+        while cursor >= 0, links[Int(cursor)].stamp < oldStamp {
             before = cursor
-            cursor = next[Int(cursor)]
+            cursor = links[Int(cursor)].next
         }
         link(slot, after: before, zone: zone)
     }
 
     private mutating func link(_ slot: Int32, after before: Int32, zone: Int) {
         let s = Int(slot)
-        let after = before >= 0 ? next[Int(before)] : head[zone]
-        previous[s] = before
-        next[s] = after
-        if before >= 0 { next[Int(before)] = slot } else { head[zone] = slot }
-        if after >= 0 { previous[Int(after)] = slot } else { tail[zone] = slot }
-        zoneOfSlot[s] = Int32(zone)
-        count[zone] += 1
+        let after = before >= 0 ? links[Int(before)].next : ends[zone].head
+        // One uniqueness check for the five writes; the buffer's subscript checks no bounds in release
+        // builds, so they are checked here (`slot` and `before` were read through the array already).
+        precondition(after < links.count, "queue link out of range")
+        links.withUnsafeMutableBufferPointer { links in
+            links[s].previous = before
+            links[s].next = after
+            links[s].zone = Int32(zone)
+            if before >= 0 { links[Int(before)].next = slot }
+            if after >= 0 { links[Int(after)].previous = slot }
+        }
+        if before < 0 { ends[zone].head = slot }
+        if after < 0 { ends[zone].tail = slot }
+        ends[zone].count += 1
     }
 
     /// Removes `slot` from its queue.
     /// - Complexity: O(1).
     mutating func remove(_ slot: Int32) {
         let s = Int(slot)
-        let zone = Int(zoneOfSlot[s])
+        let leaving = links[s]
+        let zone = Int(leaving.zone)
         precondition(zone >= 0, "slot not queued")
-        let before = previous[s], after = next[s]
-        if before >= 0 { next[Int(before)] = after } else { head[zone] = after }
-        if after >= 0 { previous[Int(after)] = before } else { tail[zone] = before }
-        previous[s] = -1
-        next[s] = -1
-        zoneOfSlot[s] = -1
-        count[zone] -= 1
+        let before = leaving.previous, after = leaving.next
+        precondition(before < links.count && after < links.count, "queue link out of range")  // as in `link`
+        links.withUnsafeMutableBufferPointer { links in
+            if before >= 0 { links[Int(before)].next = after }
+            if after >= 0 { links[Int(after)].previous = before }
+            links[s].previous = -1
+            links[s].next = -1
+            links[s].zone = -1
+        }
+        if before < 0 { ends[zone].head = after }
+        if after < 0 { ends[zone].tail = before }
+        ends[zone].count -= 1
     }
 
     /// The slot after `slot` in its queue, or -1.
-    @inline(__always) func successor(of slot: Int32) -> Int32 { next[Int(slot)] }
+    @inline(__always) func successor(of slot: Int32) -> Int32 { links[Int(slot)].next }
 
     /// Slots of `zone` from head (longest waiting) to tail.
     func slots(in zone: Int) -> [Int32] {
         var result: [Int32] = []
-        var cursor = head[zone]
+        var cursor = ends[zone].head
         while cursor >= 0 {
             result.append(cursor)
-            cursor = next[Int(cursor)]
+            cursor = links[Int(cursor)].next
         }
         return result
     }
@@ -98,35 +127,77 @@ struct ZoneQueues: Equatable, Codable {
     /// Whether there are `zones` queues and `slots` entries per slot table, every link in range
     /// (a restored snapshot's queues are then safe to walk; `invariantViolations` checks the rest).
     func fits(slots: Int, zones: Int) -> Bool {
-        guard head.count == zones, tail.count == zones, count.count == zones,
-              [next, previous, zoneOfSlot].allSatisfy({ $0.count == slots }), stamp.count == slots else { return false }
-        return [head, tail, next, previous].allSatisfy { $0.allSatisfy { $0 >= -1 && Int($0) < slots } }
-            && zoneOfSlot.allSatisfy { $0 >= -1 && Int($0) < zones }
+        guard ends.count == zones, links.count == slots else { return false }
+        let inRange = { (slot: Int32) in slot >= -1 && Int(slot) < slots }
+        return ends.allSatisfy { inRange($0.head) && inRange($0.tail) }
+            && links.allSatisfy { inRange($0.next) && inRange($0.previous) && $0.zone >= -1 && Int($0.zone) < zones }
     }
 
     /// Problems with the linkage, counts or stamp order; empty when sound.
     func invariantViolations() -> [String] {
         var problems: [String] = []
         var seen = Set<Int32>()
-        for zone in head.indices {
-            var cursor = head[zone], last: Int32 = -1, length: Int32 = 0
+        for zone in ends.indices {
+            var cursor = ends[zone].head, last: Int32 = -1, length: Int32 = 0
             var lastStamp: UInt64 = 0
             while cursor >= 0 {
                 if !seen.insert(cursor).inserted { problems.append("slot \(cursor) appears twice in the queues") ; break }
-                if zoneOfSlot[Int(cursor)] != Int32(zone) { problems.append("slot \(cursor) in queue \(zone) records zone \(zoneOfSlot[Int(cursor)])") }
-                if previous[Int(cursor)] != last { problems.append("broken back link at slot \(cursor)") }
-                if stamp[Int(cursor)] <= lastStamp { problems.append("queue \(zone) out of enqueue order at slot \(cursor)") }
-                lastStamp = stamp[Int(cursor)]
+                let link = links[Int(cursor)]
+                if link.zone != Int32(zone) { problems.append("slot \(cursor) in queue \(zone) records zone \(link.zone)") }
+                if link.previous != last { problems.append("broken back link at slot \(cursor)") }
+                if link.stamp <= lastStamp { problems.append("queue \(zone) out of enqueue order at slot \(cursor)") }
+                lastStamp = link.stamp
                 last = cursor
                 length += 1
-                cursor = next[Int(cursor)]
+                cursor = link.next
             }
-            if tail[zone] != last { problems.append("queue \(zone) tail mismatch") }
-            if count[zone] != length { problems.append("queue \(zone) count \(count[zone]) but \(length) linked") }
+            if ends[zone].tail != last { problems.append("queue \(zone) tail mismatch") }
+            if ends[zone].count != length { problems.append("queue \(zone) count \(ends[zone].count) but \(length) linked") }
         }
-        for (slot, zone) in zoneOfSlot.enumerated() where zone >= 0 && !seen.contains(Int32(slot)) {
-            problems.append("slot \(slot) records zone \(zone) but is not linked")
+        for (slot, link) in links.enumerated() where link.zone >= 0 && !seen.contains(Int32(slot)) {
+            problems.append("slot \(slot) records zone \(link.zone) but is not linked")
         }
         return problems
+    }
+}
+
+/// Snapshots keep the format of the seven parallel tables the queues were before they were records: `head`,
+/// `tail` and `count` per zone, `next`, `previous`, `zoneOfSlot` and `stamp` per slot, then `nextStamp`.
+extension ZoneQueues: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case head, tail, count, next, previous, zoneOfSlot, stamp, nextStamp
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let head = try c.decode([Int32].self, forKey: .head)
+        let tail = try c.decode([Int32].self, forKey: .tail)
+        let count = try c.decode([Int32].self, forKey: .count)
+        let next = try c.decode([Int32].self, forKey: .next)
+        let previous = try c.decode([Int32].self, forKey: .previous)
+        let zoneOfSlot = try c.decode([Int32].self, forKey: .zoneOfSlot)
+        let stamp = try c.decode([UInt64].self, forKey: .stamp)
+        for (key, table) in [(CodingKeys.tail, tail.count), (.count, count.count)] where table != head.count {
+            throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "\(table) zones, where head has \(head.count)")
+        }
+        for (key, table) in [(CodingKeys.previous, previous.count), (.zoneOfSlot, zoneOfSlot.count), (.stamp, stamp.count)]
+        where table != next.count {
+            throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "\(table) slots, where next has \(next.count)")
+        }
+        ends = head.indices.map { Ends(head: head[$0], tail: tail[$0], count: count[$0]) }
+        links = next.indices.map { Link(next: next[$0], previous: previous[$0], zone: zoneOfSlot[$0], stamp: stamp[$0]) }
+        nextStamp = try c.decode(UInt64.self, forKey: .nextStamp)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(ends.map(\.head), forKey: .head)
+        try c.encode(ends.map(\.tail), forKey: .tail)
+        try c.encode(ends.map(\.count), forKey: .count)
+        try c.encode(links.map(\.next), forKey: .next)
+        try c.encode(links.map(\.previous), forKey: .previous)
+        try c.encode(links.map(\.zone), forKey: .zoneOfSlot)
+        try c.encode(links.map(\.stamp), forKey: .stamp)
+        try c.encode(nextStamp, forKey: .nextStamp)
     }
 }

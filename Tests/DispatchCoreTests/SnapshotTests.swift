@@ -56,6 +56,46 @@ import Testing
         #expect(core.snapshot.requestCount > 0)
     }
 
+    /// The zone queues keep their checkpoint format: the seven parallel tables (per zone `head`, `tail`, `count`;
+    /// per slot `next`, `previous`, `zoneOfSlot`, `stamp`) and `nextStamp`, whatever the queues hold in memory, so
+    /// the service's stored checkpoints still restore.
+    @Test func theZoneQueuesAreStoredAsTheirSevenTables() throws {
+        let core = try Self.makeCore("zone-fifo")
+        for (i, x) in [100.0, 300, 1500, 200].enumerated() {
+            _ = try core.handle(.addDriver(DriverID(i + 1), taxiCode: "T\(i + 1)"), at: 0)
+            _ = try core.handle(.startShift(DriverID(i + 1), at: Position(x: x, y: 100)), at: 0)
+            _ = try core.handle(.setAvailable(DriverID(i + 1), true), at: 0)
+        }
+        _ = try core.handle(.setAvailable(DriverID(2), false), at: 1)
+        let json = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(core.snapshot)) as? [String: Any]
+        let queues = try #require(json?["queues"] as? [String: Any])
+        #expect(Set(queues.keys) == ["head", "tail", "count", "next", "previous", "zoneOfSlot", "stamp", "nextStamp"])
+        #expect((queues["head"] as? [Int])?.prefix(2) == [0, 2])  // zone 0: slots 0 and 3 (2 left); zone 1: slot 2
+        #expect((queues["tail"] as? [Int])?.prefix(2) == [3, 2])
+        #expect((queues["count"] as? [Int])?.prefix(2) == [2, 1])
+        #expect(queues["next"] as? [Int] == [3, -1, -1, -1])
+        #expect(queues["previous"] as? [Int] == [-1, -1, -1, 0])
+        #expect(queues["zoneOfSlot"] as? [Int] == [0, -1, 1, 0])
+        #expect(queues["stamp"] as? [Int] == [1, 2, 3, 4])
+        #expect(queues["nextStamp"] as? Int == 5)
+    }
+
+    /// A stored snapshot whose queue tables disagree in length is refused when read, naming the table.
+    @Test func aSnapshotWithQueueTablesOfDifferentLengthsIsRefused() throws {
+        let core = try Self.makeCore("zone-fifo")
+        _ = try core.handle(.addDriver(DriverID(1), taxiCode: "T1"), at: 0)
+        var json = try #require(try JSONSerialization.jsonObject(with: try JSONEncoder().encode(core.snapshot)) as? [String: Any])
+        var queues = try #require(json["queues"] as? [String: Any])
+        queues["stamp"] = [0, 0]
+        json["queues"] = queues
+        let data = try JSONSerialization.data(withJSONObject: json)
+        #expect {
+            try JSONDecoder().decode(DispatchCore.Snapshot.self, from: data)
+        } throws: { error in
+            "\(error)".contains("stamp") && "\(error)".contains("2 slots, where next has 1")
+        }
+    }
+
     /// A snapshot of a city with other zones does not fit: a clear refusal, not a crash later.
     @Test func aSnapshotOfAnotherCityIsRefused() throws {
         let core = try Self.makeCore("zone-fifo")

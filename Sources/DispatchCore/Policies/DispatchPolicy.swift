@@ -93,7 +93,7 @@ public struct DispatchView {
     /// The first taxi of the zone's queue (the longest waiting, D15) that `accept` takes.
     /// - Complexity: O(taxis skipped).
     public func firstInQueue(of zone: ZoneID, where accept: (TaxiHandle) -> Bool) -> TaxiHandle? {
-        var cursor = borrowingCore { $0.queues.head[zone.index] }
+        var cursor = borrowingCore { $0.queues.head(of: zone.index) }
         while cursor >= 0 {
             if accept(TaxiHandle(slot: cursor)) { return TaxiHandle(slot: cursor) }
             cursor = borrowingCore { [cursor] in $0.queues.successor(of: cursor) }
@@ -102,7 +102,7 @@ public struct DispatchView {
     }
 
     /// Number of available taxis in the zone's queue.
-    public func queueLength(of zone: ZoneID) -> Int { Int(borrowingCore { $0.queues.count[zone.index] }) }
+    public func queueLength(of zone: ZoneID) -> Int { Int(borrowingCore { $0.queues.count(of: zone.index) }) }
 
     /// Estimated driving time from the taxi to a position, now.
     public func eta(of taxi: TaxiHandle, to destination: Position) -> Double {
