@@ -142,7 +142,11 @@ public final class DispatchCore {
     /// A command at `time` may run: the core's time moves there. Returns the time before.
     @usableFromInline
     func advance(to time: Double) throws(DispatchError) -> Double {
-        guard time.isFinite, time >= 0 else { throw .invalidTime(time) }
+        // Finite and not negative: read as an unsigned integer, such a time's bits lie below those of +∞ (a negative
+        // number has its sign bit set, a NaN lies above +∞), and −0 is the one negative pattern `time >= 0` takes.
+        // ~10 instructions, where `isFinite` with `>= 0` compiled to a ~20-instruction class test on every command
+        // (`time >= 0, time < .infinity` too: LLVM turns both into the same test).
+        guard time.bitPattern < Double.infinity.bitPattern || time == 0 else { throw .invalidTime(time) }
         guard time >= now else { throw .timeWentBackwards(now: time, last: now) }
         let previous = now
         now = time

@@ -140,6 +140,24 @@ private let outside: [Position] = [point(-1, 100), point(100, -1), point(8001, 1
     }
 }
 
+/// The core takes a time exactly when it is finite and not below zero: −0 and the largest finite time are taken, the
+/// smallest negative one and every NaN refused (the check reads the time's bits).
+@Test func everyFiniteTimeNotBelowZeroIsTakenAndNoOtherOne() throws {
+    let core = try DispatchCore(city: CityGeometry(width: 2000, height: 2000, zoneSide: 1000),
+                                travel: GridTravelModel(speed: 8), policy: ZoneFIFOPolicy())
+    let here = Position(x: 1, y: 1)
+    for time in [-0.0, 0, .leastNonzeroMagnitude, .leastNormalMagnitude, 1, 1e300, .greatestFiniteMagnitude] {
+        #expect((try? core.handle(.queueStatus(here), at: time)) != nil, "time \(time) refused")
+    }
+    for time in [-Double.leastNonzeroMagnitude, -1e-300, -1, -.greatestFiniteMagnitude, -.infinity, .infinity,
+                 .nan, -.nan, .signalingNaN] {
+        #expect(throws: DispatchError.self, "time \(time) taken") { try core.handle(.queueStatus(here), at: time) }
+        do { _ = try core.handle(.queueStatus(here), at: time) } catch {
+            if case .invalidTime = error {} else { Issue.record("time \(time): \(error)") }
+        }
+    }
+}
+
 @Test func timeGoingBackwardsIsRefused() throws {
     let f = try offeredFixture()
     f.expectRefused(.setAvailable(DriverID(2), false), at: 9.5, with: .timeWentBackwards(now: 9.5, last: 10))
