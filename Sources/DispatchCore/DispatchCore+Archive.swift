@@ -5,12 +5,12 @@ extension DispatchCore {
     /// least this many and outnumber the records kept (ended records in `requests`: `tombstonesPerKept`
     /// times): amortized O(1) per request, and the tables hold at most about that many times what they
     /// keep, plus this many.
-    static let compactionFloor = 1024
+    @usableFromInline static let compactionFloor = 1024
     /// Ended records in the live table per open one before it is compacted. Each compaction moves every
     /// open record (a reservation hours ahead is moved again and again), so waiting for four times as many
     /// tombstones moves four times less: city-scale's 38 compactions of its first 8 h cost 48 M
     /// instructions, for tables of ~2,000 open requests (a few hundred kB more at most).
-    static let tombstonesPerKept = 4
+    @usableFromInline static let tombstonesPerKept = 4
 
     /// Forgets an ended request: the core no longer holds it, so its status and every command
     /// naming it answer as for an unknown request (`unknownRequest`), and a timer of it is refused.
@@ -42,7 +42,7 @@ extension DispatchCore {
     /// consecutive slots in place, keeping their order, and every slot reference (the directory, the
     /// waiting lists) follows. Ended requests are in no waiting list's live part.
     /// Runs between commands, never during one (a command may still read a record it ended).
-    func compactRequests() {
+    @usableFromInline func compactRequests() {
         var moved = [Int32](repeating: -1, count: requests.count)
         var kept = 0
         for slot in requests.indices where !requests[slot].status.isTerminal {

@@ -16,7 +16,8 @@ struct DriverRecord: Equatable, Codable {
 ///
 /// Invariant: the due times below are those of the timers the core asked for last; a timer that
 /// fires before its due time, or belongs to an earlier offer or assignment, changes nothing.
-struct RequestRecord: Equatable, Codable {
+@usableFromInline
+struct RequestRecord: Equatable, Codable, Sendable {
     let id: RequestID
     let customer: CustomerID
     let origin: Position
