@@ -3,7 +3,7 @@
 ///
 /// Invariant: a slot is in at most one queue; along every queue the enqueue
 /// stamps strictly increase from head to tail (so the head is the taxi that
-/// has waited longest, D15); `count[z]` equals the length of zone z's list.
+/// has waited longest, D15); `count(of: z)` equals the length of zone z's list.
 struct ZoneQueues: Equatable {
     /// A zone's queue: its first and last slot (-1 when empty) and its length.
     struct Ends: Equatable {
@@ -24,7 +24,7 @@ struct ZoneQueues: Equatable {
         var stamp: UInt64 = 0
     }
 
-    private(set) var ends: [Ends]
+    private var ends: [Ends]
     private var links: [Link] = []
     private var nextStamp: UInt64 = 1
 
