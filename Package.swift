@@ -82,7 +82,8 @@ let package = Package(
         .systemLibrary(name: "CGLPK", providers: [.apt(["libglpk-dev"]), .brew(["glpk"])]),
         // A cache prefetch hint for Swift code (one inline C function).
         .target(name: "CCacheHint"),
-        // The same hint for an array's element, for the simulator's and the core's records (Swift, inlined).
+        // The same hint for an array's element, and `RecordTable` (records by slot with no copy-on-write test at
+        // each write), for the simulator's and the core's records (Swift, inlined).
         .target(name: "CacheHint", dependencies: ["CCacheHint"], swiftSettings: hotLoopSettings),
         // The event engine: a clock and an event heap. No taxi words.
         .target(name: "EventEngine", dependencies: ["CCacheHint"], swiftSettings: hotLoopSettings),

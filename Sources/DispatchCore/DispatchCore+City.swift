@@ -13,7 +13,7 @@ extension DispatchCore {
         city = newCity
         queues = ZoneQueues(zoneCount: newCity.zoneCount)
         index = AvailableTaxiIndex(width: newCity.width, height: newCity.height, cellSide: newCity.defaultIndexCellSide)
-        for _ in drivers {
+        for _ in drivers.indices {
             queues.addSlot()
             index.addSlot()
         }

@@ -8,7 +8,7 @@ extension DispatchCore {
         var problems = queues.invariantViolations()
         var expectedInIndex: [Int32: Position] = [:]
         var engagedRequestOfDriver: [Int32: RequestID] = [:]
-        for (slot, driver) in drivers.enumerated() {
+        for (slot, driver) in drivers.elements.enumerated() {
             let s = Int32(slot)
             switch driver.status {
             case .available(let zone):
@@ -29,7 +29,7 @@ extension DispatchCore {
         problems += index.invariantViolations(expected: expectedInIndex)
         var engagedDriverOfRequest: [RequestID: DriverID] = [:]
         problems += archiveViolations()
-        for request in requests where !request.status.isTerminal {
+        for request in requests.elements where !request.status.isTerminal {
             switch request.status {
             case .offered(let d), .accepted(let d), .pickedUp(let d):
                 engagedDriverOfRequest[request.id] = d
@@ -90,7 +90,7 @@ extension DispatchCore {
         let listed = Set(waiting[waitingHead...])
         var listedInZone: Set<Int32> = []
         for zone in waitingInZone.indices { listedInZone.formUnion(waitingInZone[zone][waitingInZoneHead[zone]...]) }
-        for (slot, request) in requests.enumerated() where request.status == .pending {
+        for (slot, request) in requests.elements.enumerated() where request.status == .pending {
             let s = Int32(slot)
             if !request.waiting || !listed.contains(s) { problems.append("pending \(request.id) is in no waiting list") }
             if policy.batchWindow != nil {

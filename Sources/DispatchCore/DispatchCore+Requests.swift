@@ -44,7 +44,7 @@ extension DispatchCore {
         effects.append(.wake(at: meetingTime, TimerID(kind: .patience, request: id, generation: 0)))
     }
 
-    private func addRequest(_ record: RequestRecord) -> Int32 {
+    private func addRequest(_ record: consuming RequestRecord) -> Int32 {
         let slot = Int32(requests.count)
         directory.add(record.id, at: slot)
         requests.append(record)

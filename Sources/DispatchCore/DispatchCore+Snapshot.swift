@@ -1,3 +1,5 @@
+import CacheHint
+
 // MARK: - Snapshots: the core's whole state as a value
 
 extension DispatchCore {
@@ -63,9 +65,10 @@ extension DispatchCore {
         }
     }
 
-    /// The core's state now, as a value (copy-on-write: O(1) until the core changes next).
+    /// The core's state now, as a value: the driver and open-request tables copied (O(drivers + open
+    /// requests), less than encoding them), the rest copy-on-write (O(1) until the core changes next).
     public var snapshot: Snapshot {
-        Snapshot(now: now, statistics: statistics, drivers: drivers, driverSlot: driverSlot, requests: requests,
+        Snapshot(now: now, statistics: statistics, drivers: drivers.elements, driverSlot: driverSlot, requests: requests.elements,
                  endedSlots: endedSlots, ended: ended, archivedEnded: archivedEnded, directory: directory, queues: queues, index: index,
                  openRequestOfCustomer: openRequestOfCustomer, customerBadEvaluations: customerBadEvaluations,
                  waiting: waiting, waitingHead: waitingHead, waitingInZone: waitingInZone,
@@ -84,9 +87,9 @@ extension DispatchCore {
         try self.init(city: city, travel: travel, policy: policy, rules: rules, spatialCellSide: snapshot.index.cellSide)
         now = snapshot.now
         statistics = snapshot.statistics
-        drivers = snapshot.drivers
+        drivers = RecordTable(snapshot.drivers)
         driverSlot = snapshot.driverSlot
-        requests = snapshot.requests
+        requests = RecordTable(snapshot.requests)
         endedSlots = snapshot.endedSlots
         ended = snapshot.ended
         archivedEnded = snapshot.archivedEnded

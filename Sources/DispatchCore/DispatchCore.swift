@@ -1,3 +1,5 @@
+import CacheHint
+
 /// The taxi dispatch core: zones and their queues, drivers, requests, offers
 /// and reservations, driven by `Command`s and answering with `Effect`s.
 ///
@@ -39,12 +41,12 @@ public final class DispatchCore {
     public internal(set) var now: Double = 0
     public internal(set) var statistics = DispatchStatistics()
 
-    var drivers: [DriverRecord] = []
+    var drivers = RecordTable<DriverRecord>()
     /// Slots of drivers whose ID is not their slot (see `knownSlot(of:)`).
     var driverSlot: [DriverID: Int32] = [:]
     /// The open requests by slot, and tombstones of those that ended since the last compaction
     /// (`compactRequests`): O(open requests), however many have passed through.
-    @usableFromInline var requests: [RequestRecord] = []
+    @usableFromInline var requests = RecordTable<RequestRecord>()
     /// Ended records still in `requests` (their status terminal), dropped by the next compaction.
     @usableFromInline var endedSlots = 0
     /// What is kept of every ended request not archived (16 bytes each), and archived tombstones among them.

@@ -87,7 +87,7 @@ struct MidnightShiftTests {
         #expect(scenario.roster(horizon: 30 * 3600).allSatisfy { $0.shifts == [ShiftInterval(start: 0, end: 2 * 86400)] })
         let sim = try CitySimulation(scenario: scenario)
         let result = try sim.run()
-        #expect(sim.drivers.allSatisfy { $0.shiftsStarted == 1 })
+        #expect(sim.drivers.elements.allSatisfy { $0.shiftsStarted == 1 })
         #expect(result.drivers.allSatisfy { abs($0.shiftHours - 29) < 1e-9 })  // 30 h less the 1 h warm-up
     }
 

@@ -53,7 +53,7 @@ struct ChaosDriver {
 
     /// A driver in the given state and their request, if any.
     mutating func engaged(_ state: (DriverStatus) -> RequestID?) -> (DriverID, RequestID)? {
-        let candidates = core.drivers.compactMap { record in state(record.status).map { (record.id, $0) } }
+        let candidates = core.drivers.elements.compactMap { record in state(record.status).map { (record.id, $0) } }
         return candidates.isEmpty ? nil : candidates[pick(0...(candidates.count - 1))]
     }
 

@@ -10,15 +10,16 @@ enum ShiftFairnessBuilder {
     static func figures(_ sim: CitySimulation, zoneQueues: [RunSummary.ShiftZoneFairness]) -> [RunSummary.ShiftFairness] {
         // Each driver's shift intervals wholly in the window, numbered one after the other; a ride counts
         // in the interval of its driver in which it was accepted (fares added in request order).
-        var first = [Int](repeating: 0, count: sim.drivers.count + 1)
+        let drivers = sim.drivers.elements
+        var first = [Int](repeating: 0, count: drivers.count + 1)
         var intervals: [(start: Double, end: Double)] = []
-        for (d, driver) in sim.drivers.enumerated() {
+        for (d, driver) in drivers.enumerated() {
             first[d] = intervals.count
             for interval in driver.shifts where interval.start >= sim.warmup && interval.end <= sim.horizon {
                 intervals.append(interval)
             }
         }
-        first[sim.drivers.count] = intervals.count
+        first[drivers.count] = intervals.count
         var rides = [Int](repeating: 0, count: intervals.count)
         var fares = [Double](repeating: 0, count: intervals.count)
         for ride in sim.rides.records where ride.outcome == .served {
@@ -31,7 +32,7 @@ enum ShiftFairnessBuilder {
         let shifts = sim.scenario.fleet.shifts
         var rates = Array(repeating: [Double](), count: shifts.count)
         var earnings = Array(repeating: [Double](), count: shifts.count)
-        for (d, driver) in sim.drivers.enumerated() {
+        for (d, driver) in drivers.enumerated() {
             for i in first[d]..<first[d + 1] {
                 let hours = (intervals[i].end - intervals[i].start) / 3600
                 rates[driver.shift].append(Double(rides[i]) / hours)

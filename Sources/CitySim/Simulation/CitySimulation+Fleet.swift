@@ -21,7 +21,7 @@ extension CitySimulation {
                 shiftEvents.append((.shiftEnds(driver: Int32(index)), interval.end, 0))
             }
         }
-        let stints = QueueStints(drivers: drivers.map { ($0.shift, $0.shifts) }, window: (warmup, horizon))
+        let stints = QueueStints(drivers: drivers.elements.map { ($0.shift, $0.shifts) }, window: (warmup, horizon))
         // Handed over whole (not copied), so the helper's first note does not copy every per-taxi array.
         if usesHelperThreads {
             queueRecordsAside = QueueRecordsAside(stints, queueOrder, notes: &queueNotes)
@@ -157,7 +157,7 @@ extension CitySimulation {
 
     func sampleHour() {
         var sample = HourSample()
-        sample.taxisOnShift = drivers.reduce(0) { $0 + ($1.onShift ? 1 : 0) }
+        sample.taxisOnShift = drivers.count { $0.onShift }
         sample.taxisAvailable = core.availableTaxiCount
         sample.queueLengthByZone = (0..<city.geometry.zoneCount).map { Int32(core.queue(of: ZoneID($0)).count) }
         hourly.append(sample)

@@ -1,3 +1,4 @@
+import CacheHint
 import DispatchCore
 import EventEngine
 import Foundation
@@ -37,7 +38,7 @@ public final class CitySimulation {
     let plannerDemand: PlannerDemand?
     /// Per planned taxi leg, in `plannerDemand.legs` order: the request it became, or nil when the core refused it.
     var plannerBookings: [RequestID?] = []
-    var drivers: [SimDriver] = []
+    var drivers = RecordTable<SimDriver>()
     /// Per driver, the leg along the roads in progress (to a pickup, a ride, a drift), or nil: road cities
     /// only (empty on the grid). At most one per driver, dropped when it ends, so memory is bounded by the fleet.
     var legs: [RoadLeg?] = []
