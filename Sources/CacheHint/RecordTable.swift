@@ -41,16 +41,16 @@ public struct RecordTable<Record>: ~Copyable {
         base.deallocate()
     }
 
-    /// The record in `slot`.
+    /// The record in `slot`, read and written in place (by address: reading one field copies no record).
     @inlinable
     public subscript(slot: Int) -> Record {
-        @inline(__always) get {
+        @inline(__always) unsafeAddress {
             precondition(UInt(bitPattern: slot) < UInt(bitPattern: count), "record slot out of range")
-            return base[slot]
+            return UnsafePointer(base + slot)
         }
-        @inline(__always) _modify {
+        @inline(__always) unsafeMutableAddress {
             precondition(UInt(bitPattern: slot) < UInt(bitPattern: count), "record slot out of range")
-            yield &base[slot]
+            return base + slot
         }
     }
 
