@@ -31,7 +31,10 @@ extension EventQueue {
     /// - Complexity: O(log₄ n)
     @inlinable
     mutating func removeFirst() -> Entry? {
-        guard let last = entries.popLast() else { return nil }
+        // Not `popLast()`: the standard library's generic one stays an out-of-line call (~37 instructions a pop,
+        // 0.5 % of the grid city's loop); ContiguousArray's own `removeLast()` is inlined.
+        guard !entries.isEmpty else { return nil }
+        let last = entries.removeLast()
         if entries.isEmpty { return last }
         return entries.withUnsafeMutableBufferPointer { buffer in
             let base = buffer.baseAddress.unsafelyUnwrapped

@@ -49,7 +49,8 @@ struct RideTable: RandomAccessCollection {
     /// Gives request `id`, recorded by `appendUnopened` and still open, its open part with its ride draws.
     mutating func open(_ id: Int, draw: RideDraw) {
         precondition(records[id].openSlot < 0 && records[id].outcome == .pending, "request \(id) opened twice or after it ended")
-        if let slot = freeSlots.popLast() {
+        if !freeSlots.isEmpty {  // not `popLast()`: a call of ~30 instructions where `removeLast()` is inlined
+            let slot = freeSlots.removeLast()
             open[Int(slot)].draw = draw
             records[id].openSlot = slot
         } else {
