@@ -36,6 +36,8 @@ public struct RecordTable<Record>: ~Copyable {
         }
     }
 
+    // Inlinable: with an opaque deinit, Swift 6.3.1's optimizer crashed inlining the owner's setter of a table
+    // ("Should never be inlining a resilient function into a fragile function").
     @inlinable deinit {
         base.deinitialize(count: count)
         base.deallocate()
