@@ -62,6 +62,21 @@ public struct RecordTable<Record>: ~Copyable {
     /// A copy of the records, in slot order.
     public var elements: [Record] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
+    /// `transform` of each record, in slot order (no copy of the table on the way).
+    public func map<T>(_ transform: (Record) throws -> T) rethrows -> [T] {
+        var mapped: [T] = []
+        mapped.reserveCapacity(count)
+        for slot in indices { mapped.append(try transform(base[slot])) }
+        return mapped
+    }
+
+    /// The sum of `value` over the records, added in slot order.
+    public func sum<T: AdditiveArithmetic>(_ value: (Record) throws -> T) rethrows -> T {
+        var total = T.zero
+        for slot in indices { total += try value(base[slot]) }
+        return total
+    }
+
     /// The first record that satisfies `predicate`, in slot order.
     public func first(where predicate: (Record) throws -> Bool) rethrows -> Record? {
         for slot in indices where try predicate(base[slot]) { return base[slot] }

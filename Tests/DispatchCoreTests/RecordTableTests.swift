@@ -17,6 +17,14 @@ import Testing
         #expect(table.count { $0.hasSuffix("9") } == 100)
     }
 
+    @Test func mapAndSumVisitEveryRecordInSlotOrder() {
+        let table = RecordTable([0.1, 0.2, 0.3, 1e16, -1e16])
+        #expect(table.map { $0 * 2 } == [0.2, 0.4, 0.6, 2e16, -2e16])
+        #expect(table.sum { $0 } == [0.1, 0.2, 0.3, 1e16, -1e16].reduce(0, +))  // the same order, the same rounding
+        #expect(table.sum { $0 } != [-1e16, 1e16, 0.3, 0.2, 0.1].reduce(0, +))
+        #expect(RecordTable<Int>().map { $0 }.isEmpty && RecordTable<Int>().sum { $0 } == 0)
+    }
+
     @Test func roomReservedAheadIsUsedBeforeTheTableMoves() {
         var table = RecordTable<Int>()
         table.reserveCapacity(100)

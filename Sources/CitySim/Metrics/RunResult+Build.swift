@@ -4,7 +4,7 @@ extension RunResult {
     /// Measures a finished simulation.
     init(simulation sim: CitySimulation, wallSeconds: Double) {
         let rideRows = RideRows(records: sim.rides.records.sealedRecords())
-        let driverRows = sim.drivers.elements.map { d in
+        let driverRows = sim.drivers.map { d in
             DriverRow(id: d.id.rawValue, rides: d.rides, earnings: d.earnings, shiftHours: d.shiftSeconds / 3600,
                       busyHours: d.busySeconds / 3600, queueWaitHours: d.queueSeconds / 3600)
         }
@@ -31,13 +31,12 @@ extension RunResult {
         let tallyAside = sim.usesHelperThreads && sim.ridesAside == nil ? Aside(tallying) : nil
         let working = drivers.filter { $0.shiftHours > 0 }
         let shiftHours = working.reduce(0) { $0 + $1.shiftHours }
-        let simDrivers = sim.drivers.elements
-        let queueWaits = simDrivers.reduce(0) { $0 + $1.queueWaits }
+        let queueWaits = sim.drivers.sum { $0.queueWaits }
         let fleet = RunSummary.FleetFigures(
             taxis: working.count,
             utilization: shiftHours > 0 ? working.reduce(0) { $0 + $1.busyHours } / shiftHours : 0,
-            meanQueueWaitS: queueWaits > 0 ? simDrivers.reduce(0) { $0 + $1.queueWaitSeconds } / Double(queueWaits) : 0,
-            queueWaits: queueWaits, queueWaitsCensored: simDrivers.reduce(0) { $0 + $1.censoredQueueWaits },
+            meanQueueWaitS: queueWaits > 0 ? sim.drivers.sum { $0.queueWaitSeconds } / Double(queueWaits) : 0,
+            queueWaits: queueWaits, queueWaitsCensored: sim.drivers.sum { $0.censoredQueueWaits },
             madReassignments: sim.madReassignments)
         let zoneQueues = ZoneQueueFairnessBuilder.figures(sim)
         let fairness = RunSummary.FairnessFigures(

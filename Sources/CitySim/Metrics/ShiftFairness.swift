@@ -10,7 +10,7 @@ enum ShiftFairnessBuilder {
     static func figures(_ sim: CitySimulation, zoneQueues: [RunSummary.ShiftZoneFairness]) -> [RunSummary.ShiftFairness] {
         // Each driver's shift intervals wholly in the window, numbered one after the other; a ride counts
         // in the interval of its driver in which it was accepted (fares added in request order).
-        let drivers = sim.drivers.elements
+        let drivers = sim.drivers.map { (shift: $0.shift, shifts: $0.shifts) }  // what is read of each, once
         var first = [Int](repeating: 0, count: drivers.count + 1)
         var intervals: [(start: Double, end: Double)] = []
         for (d, driver) in drivers.enumerated() {

@@ -21,7 +21,7 @@ extension CitySimulation {
                 shiftEvents.append((.shiftEnds(driver: Int32(index)), interval.end, 0))
             }
         }
-        let stints = QueueStints(drivers: drivers.elements.map { ($0.shift, $0.shifts) }, window: (warmup, horizon))
+        let stints = QueueStints(drivers: drivers.map { ($0.shift, $0.shifts) }, window: (warmup, horizon))
         // Handed over whole (not copied), so the helper's first note does not copy every per-taxi array.
         if usesHelperThreads {
             queueRecordsAside = QueueRecordsAside(stints, queueOrder, notes: &queueNotes)
