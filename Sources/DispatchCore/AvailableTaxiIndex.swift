@@ -137,16 +137,15 @@ struct AvailableTaxiIndex: Equatable, Codable {
         precondition(slots[s].cell < 0, "slot already indexed")
         let cell = row(position.y) * columns + column(position.x)
         count += 1
-        if let first = spots.first(at: position) {
+        if let first = spots.firstOrStart(slot, at: position) {
             let last = slots[Int(first)].last
             slots[Int(last)].next = slot
             slots[Int(first)].last = slot
             slots[s] = Slot(cell: Int32(cell), indexInCell: -1, next: -1, previous: last, last: -1, position: position)
-        } else {
+        } else {  // the taxi starts a spot (`spots` has it now)
             slots[s] = Slot(cell: Int32(cell), indexInCell: Int32(cells[cell].count), next: -1, previous: -1, last: slot,
                             position: position)
             cells[cell].append(Member(slot: slot, position: position))
-            spots.setFirst(slot, at: position)
             markOccupied(cell)
         }
         if count > Self.crowding * cells.count, cellSide / 2 >= Self.finestCellSide { refine() }

@@ -3,15 +3,22 @@
 /// learns it starts a new one) in O(1) instead of by comparing its position with every spot of its cell
 /// (a city centre's cell held a hundred: 3 % of city-scale's instructions).
 ///
+/// A bucket keeps the position's bits and the first taxi together (24 bytes), so a probe reads one line and a
+/// write checks one buffer's uniqueness (three parallel tables made three of each).
+///
 /// Invariant: every stored position is a spot's position with `-0` stored as `+0` (so that `==` on
 /// positions and equality of the stored bits agree), stored once, with the slot of the spot's first taxi;
 /// each entry lies on the probe run from its home bucket with no empty bucket between (deletion shifts
 /// entries back); at most half the buckets are full.
 struct SpotTable {
-    private var xs: [UInt64] = []
-    private var ys: [UInt64] = []
-    /// The first taxi of the spot in each bucket, -1 in an empty bucket.
-    private var firsts: [Int32] = []
+    /// A spot's position bits and first taxi; `first == -1` in an empty bucket.
+    private struct Bucket {
+        var x: UInt64 = 0
+        var y: UInt64 = 0
+        var first: Int32 = -1
+    }
+
+    private var buckets: [Bucket] = []
     private var mask = 0
     private(set) var count = 0
 
@@ -22,8 +29,8 @@ struct SpotTable {
     func first(at position: Position) -> Int32? {
         let (x, y) = Self.bits(position)
         var bucket = Self.home(x, y, mask)
-        while firsts[bucket] >= 0 {
-            if xs[bucket] == x, ys[bucket] == y { return firsts[bucket] }
+        while buckets[bucket].first >= 0 {
+            if buckets[bucket].x == x, buckets[bucket].y == y { return buckets[bucket].first }
             bucket = (bucket &+ 1) & mask
         }
         return nil
@@ -33,60 +40,69 @@ struct SpotTable {
     /// - Complexity: O(1) expected, amortised.
     mutating func setFirst(_ slot: Int32, at position: Position) {
         let (x, y) = Self.bits(position)
+        let bucket = probe(x, y)
+        if buckets[bucket].first < 0 { add(slot, x, y, in: bucket) } else { buckets[bucket].first = slot }
+    }
+
+    /// The first taxi of the spot at `position`; when no spot is there, one is started with `slot` as its
+    /// first taxi and the result is nil. One probe for what `first(at:)` then `setFirst` would do in two.
+    /// - Complexity: O(1) expected, amortised.
+    mutating func firstOrStart(_ slot: Int32, at position: Position) -> Int32? {
+        let (x, y) = Self.bits(position)
+        let bucket = probe(x, y)
+        let first = buckets[bucket].first
+        if first >= 0 { return first }
+        add(slot, x, y, in: bucket)
+        return nil
+    }
+
+    /// The bucket holding the spot at bits (`x`, `y`), or the empty bucket that ends its probe run.
+    @inline(__always) private func probe(_ x: UInt64, _ y: UInt64) -> Int {
         var bucket = Self.home(x, y, mask)
-        while firsts[bucket] >= 0 {
-            if xs[bucket] == x, ys[bucket] == y {
-                firsts[bucket] = slot
-                return
-            }
+        while buckets[bucket].first >= 0, !(buckets[bucket].x == x && buckets[bucket].y == y) {
             bucket = (bucket &+ 1) & mask
         }
-        xs[bucket] = x
-        ys[bucket] = y
-        firsts[bucket] = slot
+        return bucket
+    }
+
+    /// Starts a spot in the empty bucket `bucket`, the end of its probe run.
+    @inline(__always) private mutating func add(_ slot: Int32, _ x: UInt64, _ y: UInt64, in bucket: Int) {
+        buckets[bucket] = Bucket(x: x, y: y, first: slot)
         count += 1
-        if count * 2 > firsts.count { resize(buckets: firsts.count * 2) }
+        if count * 2 > buckets.count { resize(buckets: buckets.count * 2) }
     }
 
     /// Forgets the spot at `position` (its last taxi left).
     /// - Precondition: a spot is there.
     mutating func remove(at position: Position) {
         let (x, y) = Self.bits(position)
-        var hole = Self.home(x, y, mask)
-        while !(xs[hole] == x && ys[hole] == y) {
-            precondition(firsts[hole] >= 0, "no spot at \(position)")
-            hole = (hole &+ 1) & mask
-        }
+        var hole = probe(x, y)
+        precondition(buckets[hole].first >= 0, "no spot at \(position)")
         // Backward-shift deletion: move up every later entry of the run whose home is not between the hole and it.
         var bucket = hole
         while true {
             bucket = (bucket &+ 1) & mask
-            if firsts[bucket] < 0 { break }
-            let home = Self.home(xs[bucket], ys[bucket], mask)
+            let entry = buckets[bucket]
+            if entry.first < 0 { break }
+            let home = Self.home(entry.x, entry.y, mask)
             if (bucket &- home) & mask >= (bucket &- hole) & mask {
-                xs[hole] = xs[bucket]
-                ys[hole] = ys[bucket]
-                firsts[hole] = firsts[bucket]
+                buckets[hole] = entry
                 hole = bucket
             }
         }
-        firsts[hole] = -1
+        buckets[hole].first = -1
         count -= 1
     }
 
-    private mutating func resize(buckets: Int) {
-        let (oldX, oldY, oldFirst) = (xs, ys, firsts)
-        xs = Array(repeating: 0, count: buckets)
-        ys = Array(repeating: 0, count: buckets)
-        firsts = Array(repeating: -1, count: buckets)
-        mask = buckets - 1
+    private mutating func resize(buckets size: Int) {
+        let old = buckets
+        buckets = Array(repeating: Bucket(), count: size)
+        mask = size - 1
         count = 0
-        for i in oldFirst.indices where oldFirst[i] >= 0 {
-            var bucket = Self.home(oldX[i], oldY[i], mask)
-            while firsts[bucket] >= 0 { bucket = (bucket &+ 1) & mask }
-            xs[bucket] = oldX[i]
-            ys[bucket] = oldY[i]
-            firsts[bucket] = oldFirst[i]
+        for entry in old where entry.first >= 0 {
+            var bucket = Self.home(entry.x, entry.y, mask)
+            while buckets[bucket].first >= 0 { bucket = (bucket &+ 1) & mask }
+            buckets[bucket] = entry
             count += 1
         }
     }
@@ -108,9 +124,9 @@ extension SpotTable: Equatable {
     /// spots came and went).
     static func == (a: SpotTable, b: SpotTable) -> Bool {
         guard a.count == b.count else { return false }
-        for i in a.firsts.indices where a.firsts[i] >= 0 {
-            let position = Position(x: Double(bitPattern: a.xs[i]), y: Double(bitPattern: a.ys[i]))
-            guard b.first(at: position) == a.firsts[i] else { return false }
+        for entry in a.buckets where entry.first >= 0 {
+            let position = Position(x: Double(bitPattern: entry.x), y: Double(bitPattern: entry.y))
+            guard b.first(at: position) == entry.first else { return false }
         }
         return true
     }
