@@ -51,9 +51,9 @@ struct ZoneQueues: Equatable {
     /// - Complexity: O(1).
     mutating func enqueueAtTail(_ slot: Int32, zone: Int) {
         precondition(!isQueued(slot), "slot already queued")
-        links[Int(slot)].stamp = nextStamp
+        let stamp = nextStamp
         nextStamp &+= 1
-        link(slot, after: ends[zone].tail, zone: zone)
+        link(slot, after: ends[zone].tail, zone: zone, stamp: stamp)
     }
 
     /// Puts `slot` back with its old stamp, in stamp order (an offer taken back
@@ -61,32 +61,35 @@ struct ZoneQueues: Equatable {
     /// - Complexity: O(position from the head).
     mutating func restore(_ slot: Int32, stamp oldStamp: UInt64, zone: Int) {
         precondition(!isQueued(slot), "slot already queued")
-        links[Int(slot)].stamp = oldStamp
         var before: Int32 = -1
         var cursor = ends[zone].head
         while cursor >= 0, links[Int(cursor)].stamp < oldStamp {
             before = cursor
             cursor = links[Int(cursor)].next
         }
-        link(slot, after: before, zone: zone)
+        link(slot, after: before, zone: zone, stamp: oldStamp)
     }
 
-    private mutating func link(_ slot: Int32, after before: Int32, zone: Int) {
+    /// Links `slot` into `zone`'s list after `before` (-1: at the head) with enqueue stamp `stamp`.
+    private mutating func link(_ slot: Int32, after before: Int32, zone: Int, stamp: UInt64) {
         let s = Int(slot)
         let after = before >= 0 ? links[Int(before)].next : ends[zone].head
-        // One uniqueness check for the five writes; the buffer's subscript checks no bounds in release
+        // One uniqueness check for the six writes; the buffer's subscript checks no bounds in release
         // builds, so they are checked here (`slot` and `before` were read through the array already).
         precondition(after < links.count, "queue link out of range")
         links.withUnsafeMutableBufferPointer { links in
             links[s].previous = before
             links[s].next = after
             links[s].zone = Int32(zone)
+            links[s].stamp = stamp
             if before >= 0 { links[Int(before)].next = slot }
             if after >= 0 { links[Int(after)].previous = slot }
         }
-        if before < 0 { ends[zone].head = slot }
-        if after < 0 { ends[zone].tail = slot }
-        ends[zone].count += 1
+        var end = ends[zone]  // changed aside and written back once: one uniqueness check, not three
+        if before < 0 { end.head = slot }
+        if after < 0 { end.tail = slot }
+        end.count += 1
+        ends[zone] = end
     }
 
     /// Removes `slot` from its queue.
@@ -105,9 +108,11 @@ struct ZoneQueues: Equatable {
             links[s].next = -1
             links[s].zone = -1
         }
-        if before < 0 { ends[zone].head = after }
-        if after < 0 { ends[zone].tail = before }
-        ends[zone].count -= 1
+        var end = ends[zone]  // as in `link`
+        if before < 0 { end.head = after }
+        if after < 0 { end.tail = before }
+        end.count -= 1
+        ends[zone] = end
     }
 
     /// The slot after `slot` in its queue, or -1.
