@@ -119,14 +119,15 @@ extension EventQueue {
         ring[slot] = .empty
         // A bucket of one block is read at once: only longer chains gain from asking for every block first.
         if blockNext[Int(head.block)] >= 0 { prefetchBlocks(from: head.block) }
+        // The bucket's entries go in block by block, one append of a block's slice each, and the heap is put in
+        // order once at the end (Floyd's bottom-up build: O(k) for the k entries, the heap being empty here, as
+        // `popNext` refills only then), where appending and sifting up each entry tested the heap's buffer for
+        // uniqueness twice an entry. Keys are unique, so the events leave in the same order either way.
         var block = head.block
         var fill = Int(head.fill)
         while block >= 0 {
             let first = Int(block) &* Self.blockSize
-            for index in first ..< first &+ fill {
-                entries.append(blocks[index])
-                siftUpLast()
-            }
+            entries.append(contentsOf: blocks[first ..< first &+ fill])
             ringCount &-= fill
             let next = blockNext[Int(block)]
             blockNext[Int(block)] = freeBlock
@@ -134,6 +135,7 @@ extension EventQueue {
             block = next
             fill = Self.blockSize
         }
+        heapify()
         firstRingBucket += 1
         if beyondFirstBucket < firstRingBucket + Double(Self.ringSize) { bringBeyondIntoRing() }
     }

@@ -24,6 +24,35 @@ extension EventQueue {
         }
     }
 
+    /// Puts the whole heap in heap order (Floyd's bottom-up build): each parent, from the last one up to the
+    /// root, sinks below its smaller children. Any order of entries in; the heap's invariant out.
+    ///
+    /// - Complexity: O(n)
+    @inlinable
+    mutating func heapify() {
+        entries.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress.unsafelyUnwrapped
+            let count = buffer.count
+            guard count > 1 else { return }
+            var parent = (count &- 2) >> 2
+            while true {
+                let moving = (base + parent).move()
+                var hole = parent
+                while true {
+                    let first = (hole << 2) &+ 1
+                    if first >= count { break }
+                    let best = Self.bestChild(base, first: first, count: count)
+                    guard base[best].key.runsBefore(moving.key) else { break }
+                    (base + hole).moveInitialize(from: base + best, count: 1)
+                    hole = best
+                }
+                (base + hole).initialize(to: moving)
+                if parent == 0 { break }
+                parent &-= 1
+            }
+        }
+    }
+
     /// Removes and returns the root, or `nil` when the heap is empty.
     ///
     /// The last entry fills the root's place and sinks to where it belongs.
