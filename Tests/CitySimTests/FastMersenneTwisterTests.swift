@@ -45,6 +45,39 @@ import Testing
         #expect(stream.uniform().bitPattern == gsl_rng_uniform(twin).bitPattern)
     }
 
+    @Test func bernoulliAndLognormalDrawnInSwiftAreGSLsBitForBit() {
+        // `bernoulli` and `lognormal` are GSL's algorithms written out in Swift: every draw, and every uniform
+        // after them, must be GSL's own, for probabilities at the edges and lognormals of any spread.
+        let stream = RandomStream(name: "behaviour", seed: 5, replication: 2)
+        let twin = gslTwin(of: stream), ahead = gslTwin(of: stream)
+        defer { gsl_rng_free(twin); gsl_rng_free(ahead) }
+        let probabilities = [0, 1, 0.3, 0.999_999, 1e-9, 0.5]
+        let lognormals: [(mu: Double, sigma: Double)] = [(0, 0), (1, 0.5), (-3, 2), (6.4, 0.05), (0, 8)]
+        var mismatches = 0
+        for i in 0 ..< 60_000 {
+            if i % 2 == 0 {
+                let p = probabilities[(i / 2) % probabilities.count]
+                if stream.bernoulli(p) != (gsl_ran_bernoulli(twin, p) == 1) { mismatches += 1 }
+                _ = gsl_rng_uniform(ahead)
+            } else {
+                let (mu, sigma) = lognormals[(i / 2) % lognormals.count]
+                if stream.lognormal(mu: mu, sigma: sigma).bitPattern != gsl_ran_lognormal(twin, mu, sigma).bitPattern {
+                    mismatches += 1
+                }
+                _ = gsl_ran_lognormal(ahead, mu, sigma)
+            }
+        }
+        #expect(mismatches == 0)
+        // A probability equal to the very draw (`ahead` has drawn it already): GSL's rule is `u < p`, so a tie is false.
+        let tie = gsl_rng_uniform(ahead)
+        #expect(stream.bernoulli(tie) == false)
+        #expect(gsl_ran_bernoulli(twin, tie) == 0)
+        #expect(stream.lognormal(mean: 600, cv: 0.3).bitPattern
+                == gsl_ran_lognormal(twin, RandomStream.lognormalParameters(mean: 600, cv: 0.3).mu,
+                                     RandomStream.lognormalParameters(mean: 600, cv: 0.3).sigma).bitPattern)
+        #expect(stream.uniform().bitPattern == gsl_rng_uniform(twin).bitPattern)
+    }
+
     @Test func reseedingASwitchedGeneratorSeedsAsGSLDoes() {
         for seed: UInt in [0, 1, 4357, 0xDEAD_BEEF] {
             let fast = gsl_rng_alloc(cgsl_rng_mt19937())!, plain = gsl_rng_alloc(cgsl_rng_mt19937())!
