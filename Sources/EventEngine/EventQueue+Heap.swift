@@ -36,17 +36,7 @@ extension EventQueue {
             guard count > 1 else { return }
             var parent = (count &- 2) >> 2
             while true {
-                let moving = (base + parent).move()
-                var hole = parent
-                while true {
-                    let first = (hole << 2) &+ 1
-                    if first >= count { break }
-                    let best = Self.bestChild(base, first: first, count: count)
-                    guard base[best].key.runsBefore(moving.key) else { break }
-                    (base + hole).moveInitialize(from: base + best, count: 1)
-                    hole = best
-                }
-                (base + hole).initialize(to: moving)
+                Self.sink((base + parent).move(), into: parent, base, count: count)
                 if parent == 0 { break }
                 parent &-= 1
             }
@@ -69,18 +59,25 @@ extension EventQueue {
             let base = buffer.baseAddress.unsafelyUnwrapped
             let count = buffer.count
             let root = base.move()
-            var hole = 0
-            while true {
-                let first = (hole << 2) &+ 1
-                if first >= count { break }
-                let best = Self.bestChild(base, first: first, count: count)
-                guard base[best].key.runsBefore(last.key) else { break }
-                (base + hole).moveInitialize(from: base + best, count: 1)
-                hole = best
-            }
-            (base + hole).initialize(to: last)
+            Self.sink(last, into: 0, base, count: count)
             return root
         }
+    }
+
+    /// Puts `moving` in the hole at `start` (an uninitialised place of `base[0 ..< count]`) or below it: children
+    /// that run before it rise into the hole until none does.
+    @inlinable @inline(__always)
+    static func sink(_ moving: consuming Entry, into start: Int, _ base: UnsafeMutablePointer<Entry>, count: Int) {
+        var hole = start
+        while true {
+            let first = (hole << 2) &+ 1
+            if first >= count { break }
+            let best = bestChild(base, first: first, count: count)
+            guard base[best].key.runsBefore(moving.key) else { break }
+            (base + hole).moveInitialize(from: base + best, count: 1)
+            hole = best
+        }
+        (base + hole).initialize(to: moving)
     }
 
     /// The index of the child that runs first among `first ..< min(first + 4, count)`.
