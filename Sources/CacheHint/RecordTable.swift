@@ -63,6 +63,11 @@ public struct RecordTable<Record>: ~Copyable {
     public var elements: [Record] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
     /// `transform` of each record, in slot order (no copy of the table on the way).
+    ///
+    /// The four walks below are inlinable so that they are specialised for the record type where they are
+    /// called: the generic versions copied each record out through its value witness (a `SimDriver`, ~300 bytes
+    /// and a retain, per visit: 13,000 per hourly sample of city-scale's fleet, 1.7 M instructions each).
+    @inlinable
     public func map<T>(_ transform: (Record) throws -> T) rethrows -> [T] {
         var mapped: [T] = []
         mapped.reserveCapacity(count)
@@ -71,6 +76,7 @@ public struct RecordTable<Record>: ~Copyable {
     }
 
     /// The sum of `value` over the records, added in slot order.
+    @inlinable
     public func sum<T: AdditiveArithmetic>(_ value: (Record) throws -> T) rethrows -> T {
         var total = T.zero
         for slot in indices { total += try value(base[slot]) }
@@ -78,12 +84,14 @@ public struct RecordTable<Record>: ~Copyable {
     }
 
     /// The first record that satisfies `predicate`, in slot order.
+    @inlinable
     public func first(where predicate: (Record) throws -> Bool) rethrows -> Record? {
         for slot in indices where try predicate(base[slot]) { return base[slot] }
         return nil
     }
 
     /// How many records satisfy `predicate`.
+    @inlinable
     public func count(where predicate: (Record) throws -> Bool) rethrows -> Int {
         var matches = 0
         for slot in indices where try predicate(base[slot]) { matches += 1 }
