@@ -92,8 +92,12 @@ import Testing
         #expect(dropped >= 3, "the clients went on after lost connections (\(dropped) dropped)")
         #expect(rides.statuses[200, default: 0] > 10)
         #expect(Int(rides.histogram.totalCount) == rides.calls - rides.statuses[0, default: 0])
-        let ratio = Double(queries.calls) / Double(rides.calls)
-        #expect(abs(ratio - 0.5) < 0.1, "a query after every second ride: \(queries.calls) for \(rides.calls)")
+        // A query follows every second answered ride; a lost ride (status 0) earns none, and lost calls come and go
+        // with the timing (103 rides gave 41 queries under load), so the count is checked against the answered rides:
+        // per client the half owed at the end and a call cut off by the end make at most 1.5 either way.
+        let answered = rides.calls - rides.statuses[0, default: 0]
+        #expect(abs(Double(queries.calls) - Double(answered) / 2) <= 1.5 * 3,
+                "a query after every second answered ride: \(queries.calls) for \(answered) answered of \(rides.calls)")
     }
 
     @Test func pacedClientsSendAtTheRate() async throws {
