@@ -101,7 +101,8 @@ extension EventQueue {
         if ringCount == 0 {
             // Only events beyond the ring: the ring's window jumps to the earliest of them.
             guard abs(beyondFirstBucket) < Self.bucketLimit else {
-                for entry in beyond { entries.append(entry); siftUpLast() }
+                entries.append(contentsOf: beyond)  // into the empty heap, ordered once as a bucket is below
+                heapify()
                 beyond.removeAll()
                 beyondFirstBucket = .infinity
                 firstRingBucket = .infinity
