@@ -7,9 +7,16 @@ extension Array {
     /// Inlined into the caller's module, so a hot loop pays no call for it.
     @inlinable @inline(__always)
     public mutating func prefetchElement(_ index: Int) {
-        withUnsafeMutableBufferPointer { buffer in
-            guard index >= 0, index < buffer.count else { return }
-            citysim_prefetch_range(buffer.baseAddress.unsafelyUnwrapped + index, MemoryLayout<Element>.stride)
-        }
+        withUnsafeMutableBufferPointer { buffer in buffer.prefetchElement(index) }
+    }
+}
+
+extension UnsafeMutableBufferPointer {
+    /// Starts loading element `index`'s bytes into the cache: a hint that reads and changes nothing, and does
+    /// nothing for an index out of range (an array's `prefetchElement`, for many elements under one look).
+    @inlinable @inline(__always)
+    public func prefetchElement(_ index: Int) {
+        guard index >= 0, index < count else { return }
+        citysim_prefetch_range(baseAddress.unsafelyUnwrapped + index, MemoryLayout<Element>.stride)
     }
 }

@@ -23,6 +23,11 @@ extension DispatchCore {
     /// to find the request's record: a hint for a host that knows a request's command comes a while ahead.
     public func prefetchDirectoryEntry(of request: RequestID) { directory.prefetch(request) }
 
+    /// `prefetchDirectoryEntry(of:)` for each of `requests` (raw request ids), in one call: a host that learns
+    /// of a whole bucket of coming events at once (the simulator, at each of its event queue's refills) pays
+    /// one call and one look at the table for them all instead of one each.
+    public func prefetchDirectoryEntries(of requests: UnsafeBufferPointer<Int32>) { directory.prefetch(requests) }
+
     /// The room `reserveCapacity` made and no request uses yet, in the two tables that grow by one entry with
     /// every request (what is kept of ended requests, and the request directory), as address ranges.
     ///

@@ -39,6 +39,14 @@ struct RequestDirectory: Equatable, Codable {
     /// Starts loading `id`'s entry of the dense table (a hint; nothing for an id outside it).
     @inline(__always) mutating func prefetch(_ id: RequestID) { dense.prefetchElement(id.rawValue &- base) }
 
+    /// `prefetch(_:)` for each of `ids` (raw request ids): the dense table is looked up once for them all.
+    mutating func prefetch(_ ids: UnsafeBufferPointer<Int32>) {
+        let base = base
+        dense.withUnsafeMutableBufferPointer { table in
+            for id in ids { table.prefetchElement(Int(id) &- base) }
+        }
+    }
+
     /// Files a new request (its id not filed yet).
     mutating func add(_ id: RequestID, at location: Location) {
         if dense.isEmpty, sparse.isEmpty { base = id.rawValue }

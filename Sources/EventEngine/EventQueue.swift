@@ -152,15 +152,20 @@ public struct EventQueue<Payload> {
 
     /// How many times the queue has moved its next bucket of events (those due within ``bucketWidth`` seconds
     /// of each other) into its heap. A host that sees it change may look those events over
-    /// (``forEachHeapPayload(_:)``), for example to start loading what they will read.
+    /// (``heapPayload(at:)``), for example to start loading what they will read.
     @inlinable
     public var refills: Int { refillCounter }
 
-    /// Calls `body` with each event now in the heap, in no particular order. Changes nothing.
+    /// The number of events now in the heap: ``heapPayload(at:)`` takes `0 ..< heapCount`.
     @inlinable
-    public func forEachHeapPayload(_ body: (Payload) -> Void) {
-        for entry in entries { body(entry.payload) }
-    }
+    public var heapCount: Int { entries.count }
+
+    /// The payload of the heap's event at `index` (`0 ..< heapCount`), in the heap's own order, which is no
+    /// particular one past the first. Changes nothing. By index, not through a closure: a host that owns the
+    /// queue in a class and looks the heap over with a closure capturing that class has Swift copy the whole
+    /// queue (its seven arrays retained and released) for the look.
+    @inlinable
+    public func heapPayload(at index: Int) -> Payload { entries[index].payload }
 
     /// The number of events scheduled so far, popped or not.
     @inlinable

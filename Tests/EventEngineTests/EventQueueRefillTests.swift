@@ -1,14 +1,12 @@
 import Testing
 @testable import EventEngine
 
-/// `EventQueue.refills` and `forEachHeapPayload`: a host learns when the queue moves its next bucket of events
+/// `EventQueue.refills`, `heapCount` and `heapPayload(at:)`: a host learns when the queue moves its next bucket of events
 /// into its heap, and which events those are, without changing the queue.
 @Suite struct EventQueueRefillTests {
     /// The heap's payloads, sorted.
     private func heap(_ queue: EventQueue<String>) -> [String] {
-        var seen: [String] = []
-        queue.forEachHeapPayload { seen.append($0) }
-        return seen.sorted()
+        (0 ..< queue.heapCount).map { queue.heapPayload(at: $0) }.sorted()
     }
 
     @Test func aRefillIsCountedAndItsBucketsEventsAreTheHeapsUntilTheNextOne() throws {

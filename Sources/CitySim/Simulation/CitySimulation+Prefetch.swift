@@ -33,15 +33,27 @@ extension CitySimulation {
     /// The event queue has just moved its next bucket into its heap: starts loading the core's directory entry
     /// of each request those events name, so that `prefetchRecords`, one event ahead, finds it in cache when it
     /// reads it to load the request's record.
+    ///
+    /// The requests are gathered into `refillRequests` and handed to the core in one call; the heap is read by
+    /// index. A look through a closure capturing `self` made Swift copy the whole event queue (its seven arrays
+    /// retained and released) at every refill, and one core call per request cost ~43 instructions (together
+    /// 1.8 % of city-scale's loop, callgrind).
     func prefetchDirectoryEntries() {
         seenRefills = events.refills
-        events.forEachHeapPayload { event in
-            switch event {
-            case .answer(_, let request, _, _), .reachesPickup(_, let request, _), .reachesDestination(_, let request):
-                core.prefetchDirectoryEntry(of: RequestID(Int(request.raw)))
-            default:
-                break
+        let heapCount = events.heapCount
+        if refillRequests.count < heapCount { refillRequests = Array(repeating: 0, count: max(heapCount, 2 * refillRequests.count)) }
+        refillRequests.withUnsafeMutableBufferPointer { buffer in
+            var count = 0
+            for index in 0 ..< heapCount {
+                switch events.heapPayload(at: index) {
+                case .answer(_, let request, _, _), .reachesPickup(_, let request, _), .reachesDestination(_, let request):
+                    buffer[count] = request.raw
+                    count += 1
+                default:
+                    break
+                }
             }
+            core.prefetchDirectoryEntries(of: UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
     }
 

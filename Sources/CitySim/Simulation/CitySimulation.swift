@@ -98,6 +98,8 @@ public final class CitySimulation {
     private(set) var prefetchesAhead = false
     /// The event queue's refills seen by `step` (`prefetchDirectoryEntries`).
     var seenRefills = 0
+    /// Room for the requests of a refill's events (`prefetchDirectoryEntries`): only its length is kept.
+    var refillRequests: [Int32] = []
     /// Every `ridesHandInterval` events the ended rides are sealed, and handed on once `ridesHandBatch` are
     /// new (tests hand every ride as soon as it ends).
     var ridesHandInterval = 4_096, ridesHandBatch = 4_096
