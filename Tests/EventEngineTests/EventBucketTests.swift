@@ -5,13 +5,13 @@ import Testing
 /// Schedules and pops at random against a sorted reference, with times up to `span` seconds ahead
 /// rounded to `grain` (so ties are common), checking the queue's invariants as it goes.
 func matchesTheReference(span: Double, grain: Double, priorities: ClosedRange<Int> = -1...1, steps: Int,
-                         seed: UInt64) throws {
+                         seed: UInt64, scheduleShare: Double = 0.55) throws {
     var random = SplitMix64(seed: seed)
     var queue = EventQueue<Int>()
     var reference: [(time: Double, priority: Int, sequence: Int)] = []
     var sequence = 0
     for step in 0..<steps {
-        if reference.isEmpty || Double.random(in: 0..<1, using: &random) < 0.55 {
+        if reference.isEmpty || Double.random(in: 0..<1, using: &random) < scheduleShare {
             let ahead = (Double.random(in: 0..<span, using: &random) / grain).rounded(.down) * grain
             let priority = Int.random(in: priorities, using: &random)
             try queue.schedule(sequence, at: queue.now + ahead, priority: priority)
@@ -50,6 +50,14 @@ func matchesTheReference(span: Double, grain: Double, priorities: ClosedRange<In
     @Test func eventsOnBucketEdgesLeaveInKeyOrder() throws {
         // Times on exact multiples of the bucket width and just either side of them.
         try matchesTheReference(span: 20, grain: EventQueue<Int>.bucketWidth / 4, steps: 20_000, seed: 3)
+    }
+
+    @Test func eventsScheduledIntoTheBucketBeingDrainedLeaveInKeyOrderAmongItsEvents() throws {
+        // As many pops as schedules, a few seconds ahead: the queue stays small (a few dozen events to a
+        // bucket), and many events are scheduled into a bucket already moved into the heap while its events
+        // leave, where the other tests schedule mostly into later buckets.
+        try matchesTheReference(span: 10, grain: EventQueue<Int>.bucketWidth / 8, steps: 20_000, seed: 4,
+                                scheduleShare: 0.5)
     }
 
     @Test func anEventFarAheadOfAnEmptyQueueComesBeforeLaterOnesAndAfterEarlierOnes() throws {
