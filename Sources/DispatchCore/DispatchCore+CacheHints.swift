@@ -19,13 +19,10 @@ extension DispatchCore {
         requests.prefetchElement(Int(slot))
     }
 
-    /// Starts loading where the core files `request` (its directory entry), which `prefetchRecords` then reads
-    /// to find the request's record: a hint for a host that knows a request's command comes a while ahead.
-    public func prefetchDirectoryEntry(of request: RequestID) { directory.prefetch(request) }
-
-    /// `prefetchDirectoryEntry(of:)` for each of `requests` (raw request ids), in one call: a host that learns
-    /// of a whole bucket of coming events at once (the simulator, at each of its event queue's refills) pays
-    /// one call and one look at the table for them all instead of one each.
+    /// Starts loading where the core files each of `requests` (raw request ids: their directory entries), which
+    /// `prefetchRecords` then reads to find a request's record: a hint for a host that knows a request's command
+    /// comes a while ahead. Many at once (the simulator's, at each of its event queue's refills) cost one call
+    /// and one look at the table for them all.
     public func prefetchDirectoryEntries(of requests: UnsafeBufferPointer<Int32>) { directory.prefetch(requests) }
 
     /// The room `reserveCapacity` made and no request uses yet, in the two tables that grow by one entry with

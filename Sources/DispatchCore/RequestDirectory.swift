@@ -36,10 +36,8 @@ struct RequestDirectory: Equatable, Codable {
     /// The dense table's room not used yet (`DispatchCore.unusedReservedStorage`).
     var unusedCapacity: UnsafeRawBufferPointer { dense.unusedCapacity }
 
-    /// Starts loading `id`'s entry of the dense table (a hint; nothing for an id outside it).
-    @inline(__always) mutating func prefetch(_ id: RequestID) { dense.prefetchElement(id.rawValue &- base) }
-
-    /// `prefetch(_:)` for each of `ids` (raw request ids): the dense table is looked up once for them all.
+    /// Starts loading the entries of the dense table of `ids` (raw request ids), the table looked up once for
+    /// them all (a hint; nothing for an id outside it).
     mutating func prefetch(_ ids: UnsafeBufferPointer<Int32>) {
         let base = base
         dense.withUnsafeMutableBufferPointer { table in

@@ -41,7 +41,9 @@ extension CitySimulation {
     func prefetchDirectoryEntries() {
         seenRefills = events.refills
         let heapCount = events.heapCount
-        if refillRequests.count < heapCount { refillRequests = Array(repeating: 0, count: max(heapCount, 2 * refillRequests.count)) }
+        if refillRequests.count < heapCount {
+            refillRequests = Array(repeating: 0, count: max(heapCount, 2 * refillRequests.count))
+        }
         refillRequests.withUnsafeMutableBufferPointer { buffer in
             var count = 0
             for index in 0 ..< heapCount {
